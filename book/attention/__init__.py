@@ -1,0 +1,35 @@
+"""attention: the tiny NumPy core behind *Attention, Step by Step*.
+
+One function per stage of self-attention, named after the math:
+
+    projection(X, W)          Q = X W_Q, K = X W_K, V = X W_V
+    scores(Q, K)              QKᵀ
+    scale(QK_T, d_k)          S = QKᵀ / √d_k
+    softmax(S)                A, row by row, numerically stable
+    weighted_sum(A, V)        Z = A V
+
+and the whole computation:
+
+    scaled_dot_product_attention(Q, K, V, mask=None) -> (Z, A)
+    multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None) -> (Y, A)
+    trace_attention(...) -> Trace   every intermediate, by its seed name
+"""
+
+from .core import projection, scale, scaled_dot_product_attention, scores, softmax, softmax_naive, weighted_sum
+from .multihead import Head, Trace, concat_heads, multi_head_attention, split_heads, trace_attention
+
+__all__ = [
+    "projection",
+    "scores",
+    "scale",
+    "softmax",
+    "softmax_naive",
+    "weighted_sum",
+    "scaled_dot_product_attention",
+    "multi_head_attention",
+    "trace_attention",
+    "split_heads",
+    "concat_heads",
+    "Trace",
+    "Head",
+]

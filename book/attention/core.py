@@ -1,0 +1,140 @@
+"""The computation of self-attention, one small function per stage.
+
+Row-vector convention throughout: each token is a row, so q_i = x_i W_Q.
+Shapes use n (tokens), n_q / n_k (queries / keys when they differ),
+d_model, d_k, d_v and h (heads); "..." is any number of leading batch axes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_mask, as_matrix, float_dtype, positive_number, same_size
+
+
+# ----------------------------------------------------------------------------- stages
+def projection(X, W, *, names: tuple[str, str] = ("X", "W")) -> np.ndarray:
+    """Project tokens: X (..., n, d_in) @ W (d_in, d_out) -> (..., n, d_out).
+
+    Stage 1: Q = X W_Q, K = X W_K, V = X W_V. `names` label the arguments in errors.
+    """
+    name_X, name_W = names
+    X, W = as_matrix(name_X, X, min_ndim=2), as_matrix(name_W, W, ndim=2)
+    same_size(f"the columns of {name_X} (d_in) and the rows of {name_W}", name_X, X.shape[-1], name_W, W.shape[0])
+    dtype = float_dtype(X, W)
+    return X.astype(dtype, copy=False) @ W.astype(dtype, copy=False)
+
+
+def scores(Q, K) -> np.ndarray:
+    """Raw scores: Q (..., n_q, d_k) @ K (..., n_k, d_k)ᵀ -> QKᵀ (..., n_q, n_k).
+
+    Entry (i, j) is q_i · k_j: how well query i agrees with key j.
+    """
+    Q, K = as_matrix("Q", Q, min_ndim=2), as_matrix("K", K, min_ndim=2)
+    same_size("the columns of Q and K (d_k)", "Q", Q.shape[-1], "K", K.shape[-1])
+    _check_batch("Q", Q, "K", K)
+    dtype = float_dtype(Q, K)
+    return Q.astype(dtype, copy=False) @ np.swapaxes(K.astype(dtype, copy=False), -1, -2)
+
+
+def scale(QK_T, d_k) -> np.ndarray:
+    """Scaled scores: S = QKᵀ / √d_k, same shape as QKᵀ.
+
+    Dividing by √d_k brings the variance of q·k back from d_k to 1 (chapter 3).
+    """
+    QK_T = as_matrix("QK_T", QK_T)
+    d_k = positive_number("d_k", d_k)
+    dtype = float_dtype(QK_T)
+    return (QK_T / np.sqrt(d_k)).astype(dtype, copy=False)
+
+
+def softmax(S, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax along `axis` (rows by default); same shape as S.
+
+    Subtracting each row's maximum changes nothing mathematically (softmax is
+    shift invariant) but keeps every exponent <= 0, so exp never overflows,
+    however large the scores.
+    """
+    S = as_matrix("S", S)
+    S = S.astype(float_dtype(S), copy=False)
+    shifted = S - S.max(axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax_naive(S, axis: int = -1) -> np.ndarray:
+    """Textbook softmax exp(S) / Σ exp(S), kept only to show how it overflows.
+
+    Large scores give inf / inf = NaN; use `softmax` for real work.
+    """
+    S = as_matrix("S", S)
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(S.astype(float_dtype(S), copy=False))
+        return e / e.sum(axis=axis, keepdims=True)
+
+
+def weighted_sum(A, V) -> np.ndarray:
+    """Mix the values: A (..., n_q, n_k) @ V (..., n_k, d_v) -> Z (..., n_q, d_v).
+
+    Row i of Z is Σ_j a_ij v_j, a convex combination of the rows of V.
+    """
+    A, V = as_matrix("A", A, min_ndim=2), as_matrix("V", V, min_ndim=2)
+    same_size("the columns of A (n_k) and the rows of V", "A", A.shape[-1], "V", V.shape[-2])
+    _check_batch("A", A, "V", V)
+    dtype = float_dtype(A, V)
+    return A.astype(dtype, copy=False) @ V.astype(dtype, copy=False)
+
+
+# ----------------------------------------------------------------------------- one head
+def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[np.ndarray, np.ndarray]:
+    """softmax(QKᵀ / √d_k) V, returning (Z, A).
+
+    Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v); leading batch axes
+    broadcast. `mask` is boolean, broadcastable to (..., n_q, n_k), True where the
+    query may attend to the key. Returns Z (..., n_q, d_v) and A (..., n_q, n_k).
+    """
+    _, _, A, Z = _attend(Q, K, V, mask)
+    return Z, A
+
+
+def _attend(Q, K, V, mask=None):
+    """The four intermediates of one head: QKᵀ, S, A and Z (see the public function)."""
+    Q, K, V = (as_matrix(name, x, min_ndim=2) for name, x in (("Q", Q), ("K", K), ("V", V)))
+    same_size("the number of rows (n_k) of K and V", "K", K.shape[-2], "V", V.shape[-2])
+    _check_batch("K", K, "V", V)
+    dtype = float_dtype(Q, K, V)
+    Q, K, V = (x.astype(dtype, copy=False) for x in (Q, K, V))
+    QK_T = scores(Q, K)
+    S = scale(QK_T, Q.shape[-1])
+    if mask is None:
+        A = softmax(S)
+    else:
+        keep = as_mask(mask, S.shape)
+        # Masked scores become -inf so their exp is exactly 0; as_mask has made
+        # sure each row keeps at least one key, so the row max stays finite.
+        S = np.where(keep, S, -np.inf).astype(dtype, copy=False)
+        A = np.exp(S - S.max(axis=-1, keepdims=True))
+        A /= A.sum(axis=-1, keepdims=True)
+    return QK_T, S, A, weighted_sum(A, V)
+
+
+def _check_batch(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
+    """Leading (batch) axes must broadcast; say so in our words, not NumPy's."""
+    try:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the batch axes of {name_a} {a.shape[:-2]} and {name_b} {b.shape[:-2]} do not broadcast "
+            f"(full shapes {a.shape} and {b.shape})"
+        ) from None
+
+
+__all__ = [
+    "projection",
+    "scores",
+    "scale",
+    "softmax",
+    "softmax_naive",
+    "weighted_sum",
+    "scaled_dot_product_attention",
+]

@@ -1,0 +1,47 @@
+"""Every built page, opened in Chromium with the network blocked but for 127.0.0.1."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import HTML
+
+# Pages of the book; _static/ and _sources/ hold assets, not pages.
+PAGES = sorted(
+    str(p.relative_to(HTML)) for p in HTML.rglob("*.html") if not p.relative_to(HTML).parts[0].startswith("_")
+)
+
+# Resolves once MathJax has typeset the page (or at once if the page has no math).
+WAIT_FOR_MATH = """async () => {
+  if (!document.querySelector('.math')) return true;
+  for (let i = 0; i < 200 && !(window.MathJax && MathJax.startup && MathJax.startup.promise); i++)
+    await new Promise(r => setTimeout(r, 50));
+  await MathJax.startup.promise;
+  return true;
+}"""
+
+# Math left as TeX: a .math element MathJax did not replace, or TeX delimiters in the visible text.
+RAW_TEX = """() => {
+  const raw = [...document.querySelectorAll('.math')].filter(e => !e.querySelector('mjx-container'));
+  const text = document.body.innerText;
+  const delims = ['\\\\(', '\\\\[', '$$', '\\\\frac', '\\\\begin{'].filter(d => text.includes(d));
+  return raw.map(e => e.textContent.slice(0, 60)).concat(delims.map(d => 'visible ' + d));
+}"""
+
+# Images that failed to load or that a screen reader could not describe.
+BAD_IMAGES = """() => [...document.images]
+  .filter(i => !i.complete || i.naturalWidth === 0 || !(i.getAttribute('alt') || '').trim())
+  .map(i => (i.getAttribute('src') || '').slice(0, 80) + (i.naturalWidth ? ' (no alt text)' : ' (broken)'))"""
+
+
+@pytest.mark.skipif(not PAGES, reason="book not built")
+@pytest.mark.parametrize("page_path", PAGES)
+def test_page_is_offline_clean(site, offline_page, page_path):
+    p = offline_page()
+    p.page.goto(f"{site}/{page_path}", wait_until="networkidle")  # index.html redirects: let it land
+    p.page.evaluate(WAIT_FOR_MATH)
+    p.page.wait_for_load_state("networkidle")
+    assert p.foreign == [], f"{page_path} asked other hosts for: {p.foreign}"
+    assert p.problems == [], f"{page_path}: {p.problems}"
+    assert p.page.evaluate(RAW_TEX) == [], f"{page_path} shows unrendered TeX"
+    assert p.page.evaluate(BAD_IMAGES) == [], f"{page_path} has broken or undescribed images"

@@ -1,0 +1,69 @@
+"""Bad input gets a ValueError or TypeError that names the argument, what it
+got and what was expected: never a bare NumPy error, never NaN out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention import multi_head_attention, projection, scale, scaled_dot_product_attention, scores, softmax
+
+rng = np.random.default_rng(0)
+Q, K, V = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))
+X = rng.normal(size=(3, 8))
+W = rng.normal(size=(8, 8))
+
+
+def mha(**changes):
+    args = dict(X=X, W_Q=W, W_K=W, W_V=W, W_O=W, num_heads=2)
+    args.update(changes)
+    return multi_head_attention(**args)
+
+
+CASES = [
+    # (call, exception, words the message must contain)
+    (lambda: scaled_dot_product_attention(Q[0], K, V), ValueError, ["Q", "at least 2 dimension", "(4,)"]),
+    (lambda: mha(X=X[0]), ValueError, ["X", "2 dimension", "(8,)"]),
+    (lambda: scaled_dot_product_attention(Q, K[:, :3], V[:, :]), ValueError, ["d_k", "Q has 4", "K has 3"]),
+    (lambda: scaled_dot_product_attention(Q, K, V[:4]), ValueError, ["K", "V", "5", "4", "rows"]),
+    (lambda: mha(num_heads=3), ValueError, ["num_heads=3", "d_model=8"]),
+    (lambda: mha(num_heads=0), ValueError, ["num_heads", "positive", "0"]),
+    (lambda: mha(num_heads=2.0), TypeError, ["num_heads", "integer", "2.0"]),
+    (lambda: mha(num_heads=True), TypeError, ["num_heads", "integer"]),
+    (lambda: mha(W_Q=W[:, :4]), ValueError, ["W_Q", "(8, 8)", "(8, 4)"]),
+    (lambda: mha(W_O=W[:6]), ValueError, ["W_O", "(8, 8)", "(6, 8)"]),
+    (lambda: mha(X_kv=rng.normal(size=(4, 6))), ValueError, ["X_kv", "X", "8", "6"]),
+    (lambda: scaled_dot_product_attention(Q, K, V, mask=np.ones((3, 4), bool)), ValueError, ["mask", "(3, 4)", "(3, 5)"]),
+    (lambda: scaled_dot_product_attention(Q, K, V, mask=np.ones((3, 5))), TypeError, ["mask", "boolean", "float64"]),
+    (lambda: scaled_dot_product_attention(Q, K, V, mask=np.eye(3, 5, dtype=bool) & False), ValueError, ["mask", "query 0", "no key"]),
+    (lambda: scaled_dot_product_attention(np.where(Q > 1, np.nan, Q), K, V), ValueError, ["Q", "finite", "nan"]),
+    (lambda: scaled_dot_product_attention(Q, K, np.full((5, 2), np.inf)), ValueError, ["V", "finite", "inf"]),
+    (lambda: mha(X=np.where(X > 1, -np.inf, X)), ValueError, ["X", "finite", "-inf"]),
+    (lambda: softmax(np.array([[1.0, np.nan]])), ValueError, ["S", "finite", "nan"]),
+    (lambda: scaled_dot_product_attention(Q.astype(str), K, V), TypeError, ["Q", "real numbers", "dtype"]),
+    (lambda: scaled_dot_product_attention(Q, K.astype(complex), V), TypeError, ["K", "real numbers", "complex"]),
+    (lambda: projection([[1, 2], [3]], W), TypeError, ["X", "could not convert"]),
+    (lambda: projection(X, np.ones((8, 8), bool)), TypeError, ["W", "real numbers", "bool"]),
+    (lambda: projection(X, W[:5]), ValueError, ["X", "W", "8", "5"]),
+    (lambda: scale(scores(Q, K), d_k=0), ValueError, ["d_k", "> 0", "0"]),
+    (lambda: scale(scores(Q, K), d_k=-4), ValueError, ["d_k", "> 0", "-4"]),
+    (lambda: scale(scores(Q, K), d_k="64"), TypeError, ["d_k", "'64'"]),
+    (lambda: scores(rng.normal(size=(2, 3, 4)), rng.normal(size=(3, 5, 4))), ValueError, ["batch", "(2,)", "(3,)"]),
+]
+
+
+@pytest.mark.parametrize("call, error, words", CASES, ids=[" ".join(c[2][:2]) for c in CASES])
+def test_bad_input_gives_a_clear_error(call, error, words):
+    with pytest.raises(error) as info:
+        call()
+    message = str(info.value)
+    for word in words:
+        assert word in message, f"{word!r} missing from: {message}"
+
+
+def test_no_input_that_passes_the_checks_gives_nan():
+    # Scores as large as float64 allows, a mask keeping one key per row.
+    Q_big = np.full((3, 4), 1e150)
+    mask = np.eye(3, 5, dtype=bool)
+    Z, A = scaled_dot_product_attention(Q_big, K, V, mask=mask)
+    assert np.all(np.isfinite(Z)) and np.all(np.isfinite(A))

@@ -1,0 +1,25 @@
+"""Notebooks are committed without outputs or execution counts: the build runs them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import BOOK
+
+NOTEBOOKS = sorted(BOOK.glob("*.ipynb"))
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "no notebooks under book/"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_committed_clean(path):
+    nb = json.loads(path.read_text())
+    dirty = [
+        i for i, cell in enumerate(nb["cells"])
+        if cell.get("outputs") or cell.get("execution_count") is not None
+    ]  # fmt: skip
+    assert not dirty, f"{path.name}: cells {dirty} carry outputs or execution counts; clear them before committing"
