@@ -1,0 +1,126 @@
+"""Why divide by √d_k: score statistics, saturation measures and the three strategies.
+
+Shared by the scaling and softmax chapters and by their explorers, so the
+numbers in the prose, the figures and the widgets are the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validate import as_matrix, positive_int, positive_number
+from .core import softmax
+
+# The divisor each strategy applies to q·k: the seeds' three strategies.
+STRATEGIES = {
+    "none": "no scaling",
+    "d_k": "÷ d_k",
+    "sqrt_d_k": "÷ √d_k",
+}
+
+
+def divisor(d_k, strategy: str) -> float:
+    """What q·k is divided by under `strategy` ("none", "d_k" or "sqrt_d_k")."""
+    d_k = positive_number("d_k", d_k)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
+    return {"none": 1.0, "d_k": d_k, "sqrt_d_k": float(np.sqrt(d_k))}[strategy]
+
+
+def entropy(A, axis: int = -1) -> np.ndarray:
+    """Entropy in nats of each distribution along `axis`: 0 for one-hot, ln n for uniform."""
+    A = as_matrix("A", A)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(A > 0, -A * np.log(A), 0.0)
+    return terms.sum(axis=axis)
+
+
+def softmax_jacobian(a) -> np.ndarray:
+    """∂ softmax(s) / ∂ s at a = softmax(s): diag(a) − a aᵀ, shape (n, n).
+
+    When a is nearly one-hot every entry is nearly 0: saturated softmax passes
+    almost no gradient back to the scores.
+    """
+    a = as_matrix("a", a, ndim=1)
+    return np.diag(a) - np.outer(a, a)
+
+
+def gradient_size(a) -> float:
+    """Frobenius norm of the softmax Jacobian at weights a: the size of the gradient it passes on."""
+    return float(np.linalg.norm(softmax_jacobian(a)))
+
+
+@dataclass(frozen=True)
+class Saturation:
+    """One (d_k, strategy) setting: one query's raw and scaled scores and weights over
+    n_keys keys, and averages over many random queries (q, k ~ N(0, I))."""
+
+    d_k: int
+    strategy: str
+    raw_scores: np.ndarray  # (n_keys,) q·k_j for the example query
+    scaled_scores: np.ndarray  # (n_keys,) after the strategy's divisor
+    weights: np.ndarray  # (n_keys,) softmax of the scaled scores
+    score_variance: float  # Var of the scaled scores over all samples
+    mean_max_weight: float  # average largest weight
+    mean_entropy: float  # average entropy (nats); ln(n_keys) is uniform
+    mean_gradient_size: float  # average ‖∂softmax/∂s‖_F
+
+    @property
+    def max_weight(self) -> float:
+        return float(self.weights.max())
+
+    @property
+    def entropy(self) -> float:
+        return float(entropy(self.weights))
+
+    @property
+    def gradient_size(self) -> float:
+        return gradient_size(self.weights)
+
+
+def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> Saturation:
+    """Sample queries and keys with independent N(0, 1) components and measure
+    how the softmax over n_keys keys behaves under `strategy`.
+
+    The same seed gives the same keys for every d_k's first components, so
+    moving a d_k slider changes the dimension, not the luck of the draw.
+    """
+    d_k = positive_int("d_k", d_k)
+    n_keys = positive_int("n_keys", n_keys)
+    n_queries = positive_int("n_queries", n_queries)
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((n_queries, 1, d_k))
+    K = rng.standard_normal((n_queries, n_keys, d_k))
+    raw = (q * K).sum(axis=-1)  # (n_queries, n_keys): q·k_j
+    scaled = raw / divisor(d_k, strategy)
+    A = softmax(scaled)
+    jac = A[:, :, None] * (np.eye(n_keys) - A[:, None, :])  # diag(a) − a aᵀ for every query at once
+    return Saturation(
+        d_k=d_k,
+        strategy=strategy,
+        raw_scores=raw[0],
+        scaled_scores=scaled[0],
+        weights=A[0],
+        score_variance=float(scaled.var()),
+        mean_max_weight=float(A.max(axis=-1).mean()),
+        mean_entropy=float(entropy(A).mean()),
+        mean_gradient_size=float(np.linalg.norm(jac, axis=(1, 2)).mean()),
+    )
+
+
+def dot_product_variance_mc(d_k: int, *, n_samples: int = 100_000, seed: int = 0) -> float:
+    """Monte Carlo estimate of Var[q·k] for q, k with independent N(0, 1) components (theory: d_k)."""
+    d_k = positive_int("d_k", d_k)
+    rng = np.random.default_rng(seed)
+    total = np.zeros(n_samples)
+    for _ in range(d_k):  # one component at a time: memory stays O(n_samples) for any d_k
+        total += rng.standard_normal(n_samples) * rng.standard_normal(n_samples)
+    return float(total.var())
+
+
+def with_temperature(scores, temperature) -> np.ndarray:
+    """softmax(scores / T): T > 1 flattens the weights, T < 1 sharpens them."""
+    T = positive_number("temperature", temperature)
+    return softmax(np.asarray(scores, dtype=float) / T)
