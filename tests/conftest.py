@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import sys
 import threading
 from pathlib import Path
@@ -14,7 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
-HTML = ROOT / "_build" / "html"
+# BOOK_HTML points the browser tests at another build (a helper's partial book, say).
+HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 CHROMIUM = "/usr/bin/chromium"
 
 sys.path.insert(0, str(BOOK))  # `import attention`, as the notebooks beside it do

@@ -28,9 +28,13 @@ RAW_TEX = """() => {
   return raw.map(e => e.textContent.slice(0, 60)).concat(delims.map(d => 'visible ' + d));
 }"""
 
-# Images that failed to load or that a screen reader could not describe.
+# Images that failed to load or that a screen reader could not describe
+# (myst-nb's default alt text is the image's own file name).
 BAD_IMAGES = """() => [...document.images]
-  .filter(i => !i.complete || i.naturalWidth === 0 || !(i.getAttribute('alt') || '').trim())
+  .filter(i => {
+    const alt = (i.getAttribute('alt') || '').trim(), src = i.getAttribute('src') || '';
+    return !i.complete || i.naturalWidth === 0 || !alt || src.endsWith(alt.split('/').pop());
+  })
   .map(i => (i.getAttribute('src') || '').slice(0, 80) + (i.naturalWidth ? ' (no alt text)' : ' (broken)'))"""
 
 

@@ -145,3 +145,18 @@ def weight_bars(weights, labels: Sequence[str], *, title: str = "", ax=None, hig
     for i, w in enumerate(weights):
         ax.text(i, w + 0.02, f"{w:.2f}", ha="center", fontsize=9)
     return ax.figure
+
+
+def show(fig, alt: str) -> None:
+    """Display `fig` with alt text (read by screen readers, shown if the image fails) and close it.
+
+    The alt text travels in the output's metadata, which myst-nb turns into the
+    <img alt="..."> of the built page; closing the figure stops Jupyter from
+    drawing it a second time.
+    """
+    from IPython.display import display
+
+    if not alt or not alt.strip():
+        raise ValueError("alt text must describe the figure for readers who cannot see it")
+    display(fig, metadata={"image/png": {"alt": alt}})
+    plt.close(fig)
