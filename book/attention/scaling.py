@@ -124,3 +124,48 @@ def with_temperature(scores, temperature) -> np.ndarray:
     """softmax(scores / T): T > 1 flattens the weights, T < 1 sharpens them."""
     T = positive_number("temperature", temperature)
     return softmax(np.asarray(scores, dtype=float) / T)
+
+
+def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> np.ndarray:
+    """The raw scores q·k_j that `saturation` draws, shape (n_queries, n_keys).
+
+    Same seed, same draws: row 0 is `saturation(d_k, ...).raw_scores`. Divide by
+    `divisor(d_k, strategy)` for the scaled scores of any strategy.
+    """
+    d_k = positive_int("d_k", d_k)
+    n_keys = positive_int("n_keys", n_keys)
+    n_queries = positive_int("n_queries", n_queries)
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((n_queries, 1, d_k))
+    K = rng.standard_normal((n_queries, n_keys, d_k))
+    return (q * K).sum(axis=-1)
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Fractions of samples in `bins` equal bins over [-limit, limit], plus the
+    fractions that fall below and above that window (they sum to 1)."""
+
+    limit: float
+    fractions: np.ndarray  # (bins,)
+    below: float
+    above: float
+
+    @property
+    def edges(self) -> np.ndarray:
+        return np.linspace(-self.limit, self.limit, len(self.fractions) + 1)
+
+
+def histogram(values, *, limit, bins: int = 40) -> Histogram:
+    """Histogram of `values` (any shape) on the symmetric window [-limit, limit]."""
+    values = as_matrix("values", values).ravel()
+    limit = positive_number("limit", limit)
+    bins = positive_int("bins", bins)
+    counts, _ = np.histogram(values, bins=bins, range=(-limit, limit))
+    n = values.size
+    return Histogram(
+        limit=limit,
+        fractions=counts / n,
+        below=float(np.count_nonzero(values < -limit) / n),
+        above=float(np.count_nonzero(values > limit) / n),
+    )
