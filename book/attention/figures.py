@@ -160,3 +160,248 @@ def show(fig, alt: str) -> None:
         raise ValueError("alt text must describe the figure for readers who cannot see it")
     display(fig, metadata={"image/png": {"alt": alt}})
     plt.close(fig)
+
+
+# ----------------------------------------------------------------------------- chapters 5–7 (mixing, heads)
+def _key_colours(n: int) -> list[str]:
+    return [CYCLE[j % len(CYCLE)] for j in range(n)]
+
+
+def contribution_bars(A, V, tokens: Sequence[str], *, value_name: str = "v", output_name: str = "z"):
+    """Each value row v_j as bars, then each output z_i = Σ_j a_ij v_j as stacked bars
+    whose pieces a_ij v_j keep key j's colour. A (n, n_k), V (n_k, d_v); small n only.
+    Returns the Figure."""
+    A, V = np.asarray(A, dtype=float), np.asarray(V, dtype=float)
+    n_q, n_k = A.shape
+    d_v = V.shape[1]
+    colours = _key_colours(n_k)
+    fig, axes = plt.subplots(1, n_k + n_q, figsize=(min(6.4, 1.5 * (n_k + n_q) + 0.4), 2.9), sharey=True)
+    x = np.arange(d_v)
+    low, high = min(0.0, V.min()), max(0.0, V.max())
+    for j, ax in enumerate(axes[:n_k]):
+        ax.bar(x, V[j], color=colours[j], width=0.7)
+        ax.set_title(f"{value_name} ({tokens[j]})", fontsize=10)
+    for i, ax in enumerate(axes[n_k:]):
+        up, down = np.zeros(d_v), np.zeros(d_v)
+        for j in range(n_k):
+            piece = A[i, j] * V[j]
+            base = np.where(piece >= 0, up, down)
+            ax.bar(x, piece, bottom=base, color=colours[j], width=0.7, edgecolor="white", linewidth=0.6,
+                   label=f"{A[i, j]:.0%} of {value_name} ({tokens[j]})")  # fmt: skip
+            up, down = up + np.clip(piece, 0, None), down + np.clip(piece, None, 0)
+        ax.set_title(f"{output_name} ({tokens[i]})", fontsize=10, fontweight="bold")
+    for ax in axes:
+        ax.set_xticks(x, labels=[str(c) for c in x])
+        ax.set_ylim(low - 0.05 * (high - low), high + 0.12 * (high - low))
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_xlabel("column")
+    axes[0].set_ylabel("value")
+    handles = [matplotlib.patches.Patch(color=colours[j], label=f"from {tokens[j]}") for j in range(n_k)]
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(n_k, 4), frameon=False, fontsize=9)
+    return fig
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull of 2-D points in counter-clockwise order (Andrew's monotone chain)."""
+    pts = sorted(map(tuple, np.unique(points, axis=0)))
+    if len(pts) < 3:
+        return np.array(pts)
+
+    def half(seq):
+        out = []
+        for p in seq:
+            while len(out) >= 2 and np.cross(np.subtract(out[-1], out[-2]), np.subtract(p, out[-2])) <= 0:
+                out.pop()
+            out.append(p)
+        return out[:-1]
+
+    return np.array(half(pts) + half(pts[::-1]))
+
+
+def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str], *, ax=None, title: str = ""):
+    """2-D value rows V (n_k, 2) as large labelled points with their convex hull shaded,
+    and outputs Z (n_q, 2) as small points: every z_i lands inside the hull. Returns the Figure."""
+    V, Z = np.asarray(V, dtype=float), np.asarray(Z, dtype=float)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(3.4, 3.2))
+    hull = _hull(V)
+    if len(hull) >= 3:
+        ax.add_patch(matplotlib.patches.Polygon(hull, closed=True, facecolor=OKABE_ITO["sky"], alpha=0.25,
+                                                edgecolor=OKABE_ITO["blue"], linewidth=1.2))  # fmt: skip
+    else:
+        ax.plot(hull[:, 0], hull[:, 1], color=OKABE_ITO["blue"], linewidth=2, alpha=0.6)
+    ax.scatter(V[:, 0], V[:, 1], s=90, color=OKABE_ITO["blue"], zorder=3, label="value rows v")
+    ax.scatter(Z[:, 0], Z[:, 1], s=45, marker="D", color=OKABE_ITO["vermillion"], zorder=4, label="outputs z")
+    span = np.ptp(np.vstack([V, Z]), axis=0).max() or 1.0
+    for (x, y), label in zip(V, key_labels):
+        ax.annotate(f"v ({label})", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9,
+                    color=OKABE_ITO["blue"])  # fmt: skip
+    for (x, y), label in zip(Z, query_labels):
+        ax.annotate(f"z ({label})", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=9,
+                    color=OKABE_ITO["vermillion"])  # fmt: skip
+    pad = 0.2 * span
+    ax.set_xlim(min(V[:, 0].min(), Z[:, 0].min()) - pad, max(V[:, 0].max(), Z[:, 0].max()) + pad)
+    ax.set_ylim(min(V[:, 1].min(), Z[:, 1].min()) - pad, max(V[:, 1].max(), Z[:, 1].max()) + pad)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_xlabel("column 0")
+    ax.set_ylabel("column 1")
+    if title:
+        ax.set_title(title)
+    return ax.figure
+
+
+def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | None = None, fmt: str = "{:.2f}",
+                   titles: Sequence[str] | None = None):  # fmt: skip
+    """Every head's attention map A⁽ʳ⁾ side by side on one 0…1 colour scale.
+
+    A (h, n_q, n_k); rows are queries, columns keys, both labelled by `tokens`.
+    `ncols` defaults to 2 for 4 heads (readable on a phone), else up to 4. Returns the Figure.
+    """
+    A = np.asarray(A, dtype=float)
+    if A.ndim == 2:
+        A = A[None]
+    h, n_q, n_k = A.shape
+    ncols = ncols or (2 if h == 4 else min(h, 4))
+    nrows = -(-h // ncols)
+    side = min(6.4 / ncols, 0.45 * n_k + 0.9)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows + 0.3), squeeze=False)
+    for r, ax in enumerate(axes.flat):
+        if r >= h:
+            ax.axis("off")
+            continue
+        heatmap(A[r], f"{name}⁽{r + 1}⁾", row_labels=tokens, col_labels=tokens, ax=ax, fmt=fmt,
+                vmin=0.0, vmax=1.0, cmap=SEQUENTIAL, annotate=n_q * n_k <= 64)  # fmt: skip
+        for text in ax.texts:
+            text.set_fontsize(7 if n_k > 4 else 9)
+        ax.tick_params(labelsize=8)
+        if titles is not None:
+            ax.set_title(titles[r], fontsize=10)
+    return fig
+
+
+def grouped_bars(values: dict, group_labels: Sequence[str], *, ylabel: str = "", title: str = "", ax=None,
+                 reference: tuple[float, str] | None = None, fmt: str = "{:.2f}"):  # fmt: skip
+    """Bars of several series side by side for each group, e.g. {"÷ √d_k": [...], "÷ √d_model": [...]}
+    per head; `reference` = (y, label) draws a dashed line (a uniform distribution, say). Returns the Figure."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(min(1.0 + 0.9 * len(group_labels), 6.4), 2.8))
+    width = 0.8 / len(values)
+    x = np.arange(len(group_labels))
+    for k, (label, ys) in enumerate(values.items()):
+        bars = ax.bar(x + (k - (len(values) - 1) / 2) * width, ys, width, label=label, color=CYCLE[k])
+        for bar, y in zip(bars, ys):
+            ax.text(bar.get_x() + bar.get_width() / 2, y, fmt.format(y), ha="center", va="bottom", fontsize=7)
+    if reference is not None:
+        ax.axhline(reference[0], color="black", linestyle="--", linewidth=0.9)
+        ax.text(len(group_labels) - 0.5, reference[0], reference[1], ha="right", va="bottom", fontsize=8)
+    ax.set_xticks(x, labels=group_labels)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    return ax.figure
+
+
+# ----------------------------------------------------------------------------- pipeline and directions
+# (added for the introduction and chapters 1–2)
+
+# The seven stages as boxes: key -> (x, y, label, default shape, stage number).
+_PIPELINE = {
+    "X": (5.0, 16.0, r"$X$", r"$n \times d_{\mathrm{model}}$", 0),
+    "Q": (1.75, 13.6, r"$Q = XW_Q$", r"$n \times d_k$", 1),
+    "K": (5.0, 13.6, r"$K = XW_K$", r"$n \times d_k$", 1),
+    "V": (8.25, 13.6, r"$V = XW_V$", r"$n \times d_v$", 1),
+    "QK": (3.4, 11.5, r"$QK^\top$", r"$n \times n$", 2),
+    "S": (3.4, 9.4, r"$S = QK^\top / \sqrt{d_k}$", r"$n \times n$", 3),
+    "A": (3.4, 7.3, r"$A = \mathrm{softmax}(S)$", r"$n \times n$, rows sum to 1", 4),
+    "Z": (5.6, 5.2, r"$Z^{(r)} = AV$", r"$n \times d_v$", 5),
+    "Zcat": (5.6, 3.1, r"$Z_{\mathrm{cat}} = [Z^{(1)} \cdots Z^{(h)}]$", r"$n \times h d_v$", 6),
+    "Y": (5.6, 1.0, r"$Y = Z_{\mathrm{cat}} W^O$", r"$n \times d_{\mathrm{model}}$", 7),
+}
+_PIPELINE_WIDTH = {"X": 4.2, "Q": 3.0, "K": 3.0, "V": 3.0, "QK": 5.4, "S": 5.4, "A": 5.4, "Z": 6.0, "Zcat": 7.6, "Y": 6.0}
+_PIPELINE_EDGES = [("X", "Q"), ("X", "K"), ("X", "V"), ("Q", "QK"), ("K", "QK"), ("QK", "S"), ("S", "A"),
+                   ("A", "Z"), ("V", "Z"), ("Z", "Zcat"), ("Zcat", "Y")]  # fmt: skip
+PIPELINE_STAGES = ("projection", "scores", "scaling", "softmax", "weighted sum", "multi-head concat", "output projection")
+
+
+def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | None = None):
+    """Self-attention from X to Y as boxes and arrows, top to bottom, each box
+    with its formula, its shape and its stage number (1 … 7, the chapters).
+
+    `highlight` (a stage number) draws that stage's boxes in vermillion and
+    greys the rest ("you are here"). `shapes` overrides the shape text of boxes
+    keyed "X", "Q", "K", "V", "QK", "S", "A", "Z", "Zcat", "Y". Tall and narrow
+    so it reads on a phone. Returns the Figure.
+    """
+    if highlight is not None and highlight not in range(1, 8):
+        raise ValueError(f"highlight must be a stage number 1 … 7 or None, got {highlight!r}")
+    unknown = set(shapes or {}) - set(_PIPELINE)
+    if unknown:
+        raise ValueError(f"shapes has unknown box(es) {sorted(unknown)}; boxes are {list(_PIPELINE)}")
+    shapes = {key: spec[3] for key, spec in _PIPELINE.items()} | dict(shapes or {})
+    fig, ax = plt.subplots(figsize=(4.6, 7.8))
+    ax.set_xlim(-0.4, 10.4)
+    ax.set_ylim(0.0, 17.0)
+    ax.axis("off")
+    # One head's stages (1–5) sit inside a dashed frame: the part repeated h times.
+    ax.add_patch(matplotlib.patches.FancyBboxPatch(
+        (-0.1, 4.35), 10.2, 10.15, boxstyle="round,pad=0.05,rounding_size=0.3",
+        fill=False, linestyle=(0, (4, 3)), edgecolor="#777777", linewidth=1.0))  # fmt: skip
+    ax.text(10.25, 9.4, "one head r; repeated for r = 1 … h", rotation=90, ha="left", va="center",
+            fontsize=9.5, color="#555555")  # fmt: skip
+    for a, b in _PIPELINE_EDGES:
+        xa, ya, *_ = _PIPELINE[a]
+        xb, yb, *_ = _PIPELINE[b]
+        if b == "Z":  # arrive straight from above, beside each other
+            xb = xa
+        elif a in ("Q", "K"):
+            xb = xb + (-0.9 if a == "Q" else 0.9)
+        ax.annotate("", xy=(xb, yb + 0.62), xytext=(xa, ya - 0.62),
+                    arrowprops={"arrowstyle": "-|>", "color": "#444444", "linewidth": 1.3, "shrinkA": 0, "shrinkB": 0})  # fmt: skip
+    for key, (x, y, label, _, stage) in _PIPELINE.items():
+        on = highlight is None or stage == highlight
+        edge = OKABE_ITO["vermillion"] if highlight is not None and on else OKABE_ITO["blue"]
+        width = _PIPELINE_WIDTH[key]
+        ax.add_patch(matplotlib.patches.FancyBboxPatch(
+            (x - width / 2, y - 0.6), width, 1.2, boxstyle="round,pad=0.02,rounding_size=0.25",
+            facecolor="white" if on else "#f2f2f2", edgecolor=edge if on else "#bbbbbb",
+            linewidth=2.4 if highlight is not None and on else 1.4))  # fmt: skip
+        ink = "black" if on else "#999999"
+        ax.text(x, y + 0.2, label, ha="center", va="center", fontsize=12.5, color=ink)
+        ax.text(x, y - 0.33, shapes[key], ha="center", va="center", fontsize=10, color="#555555" if on else "#aaaaaa")
+        if stage and (key not in ("K", "V")):
+            cx = x - width / 2 - 0.05
+            ax.text(cx, y + 0.55, str(stage), ha="center", va="center", fontsize=9, color="white", fontweight="bold",
+                    bbox={"boxstyle": "circle,pad=0.25", "facecolor": edge if on else "#bbbbbb", "edgecolor": "none"})  # fmt: skip
+    return fig
+
+
+def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = None):
+    """One small panel per vector b in `others`: arrows a and b from the origin,
+    titled with a · b. For 2-D vectors (the seed's [1, 0] against [1, 0], [0, 1],
+    [-1, 0]). Returns the Figure."""
+    a = np.asarray(a, dtype=float)
+    others = [np.asarray(b, dtype=float) for b in others]
+    if a.shape != (2,) or any(b.shape != (2,) for b in others):
+        raise ValueError(f"dot_product_panels draws 2-D vectors, got a {a.shape} and {[b.shape for b in others]}")
+    names = list(names) if names is not None else ["b"] * len(others)
+    fig, axes = plt.subplots(1, len(others), figsize=(min(2.1 * len(others), 6.4), 2.5))
+    limit = 1.45 * max(np.abs(np.concatenate([a, *others])).max(), 1.0)
+    for ax, b, name in zip(np.atleast_1d(axes), others, names):
+        ax.set_xlim(-limit, limit)
+        ax.set_ylim(-limit, limit)
+        ax.set_aspect("equal")
+        ax.axhline(0, color="#dddddd", linewidth=0.8, zorder=0)
+        ax.axvline(0, color="#dddddd", linewidth=0.8, zorder=0)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for side in ax.spines.values():
+            side.set_visible(False)
+        for vec, colour, offset in ((a, OKABE_ITO["blue"], 0.0), (b, OKABE_ITO["vermillion"], 0.06)):
+            ax.annotate("", xy=vec + offset, xytext=(offset, offset),
+                        arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 2.2, "shrinkA": 0, "shrinkB": 0})  # fmt: skip
+        ax.text(*(a + [0, -0.22 * limit]), "a", color=OKABE_ITO["blue"], ha="center", va="center", fontsize=12)
+        ax.text(*(b + [0.12 * limit * (b[1] != 0), 0.2 * limit * (b[1] == 0)]), "b", color=OKABE_ITO["vermillion"],
+                ha="center", va="center", fontsize=12)  # fmt: skip
+        ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=11)
+    return fig
