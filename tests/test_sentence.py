@@ -1,0 +1,138 @@
+"""The hand-built sentence example: deterministic, the right shapes, and the
+story it is built to tell (it → animal, token i → token i − 1, a broad head)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention import multi_head_attention, trace_attention
+from attention.sentence import (
+    COLUMNS,
+    D_MODEL,
+    HEAD_NAMES,
+    NUM_HEADS,
+    SENTENCE,
+    embed,
+    positional_encoding,
+    sentence_trace,
+    strongest_link,
+    tokenize,
+    weights,
+)
+from reference import multi_head as reference_multi_head
+
+
+def test_tokenisation_is_simple_and_offline():
+    tokens = tokenize()
+    assert tokens == ["the", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired"]
+    assert tokenize("The animal... it was TIRED!") == ["the", "animal", "it", "was", "tired"]
+
+
+def test_shapes():
+    tokens, t = sentence_trace()
+    n = len(tokens)
+    assert t.X.shape == (n, D_MODEL) == (n, len(COLUMNS))
+    assert t.A.shape == (NUM_HEADS, n, n) == (len(HEAD_NAMES), n, n)
+    assert t.d_k == t.d_v == D_MODEL // NUM_HEADS
+    assert t.Z_cat.shape == (n, D_MODEL) and t.Y.shape == (n, D_MODEL)
+
+
+def test_deterministic():
+    (_, a), (_, b) = sentence_trace(), sentence_trace()
+    np.testing.assert_array_equal(a.X, b.X)
+    np.testing.assert_array_equal(a.Y, b.Y)
+    assert not np.array_equal(embed(tokenize(), seed=1), a.X)
+
+
+def test_rows_sum_to_one():
+    _, t = sentence_trace()
+    np.testing.assert_allclose(t.A.sum(axis=-1), 1.0, atol=1e-12)
+    assert (t.A > 0).all()
+
+
+def test_it_attends_most_to_animal_in_the_coreference_head():
+    tokens, t = sentence_trace()
+    row = t.head(HEAD_NAMES.index("coreference")).A[tokens.index("it")]
+    assert tokens[int(np.argmax(row))] == "animal"
+    assert row[tokens.index("animal")] > 0.5
+    # "street" is the runner-up: a noun, but not one that can be tired.
+    second = np.argsort(row)[-2]
+    assert tokens[second] == "street"
+    assert strongest_link(t, tokens, "it") == ("animal", pytest.approx(row.max()))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_story_survives_other_noise_seeds(seed):
+    tokens, t = sentence_trace(seed=seed)
+    assert strongest_link(t, tokens, "it", head=0)[0] == "animal"
+
+
+def test_previous_token_head_looks_one_back():
+    tokens, t = sentence_trace()
+    A = t.head(HEAD_NAMES.index("previous token")).A
+    assert [int(np.argmax(A[i])) for i in range(1, len(tokens))] == list(range(len(tokens) - 1))
+
+
+def test_broad_head_spreads_its_weight():
+    tokens, t = sentence_trace()
+    A = t.head(HEAD_NAMES.index("broad")).A
+    n = len(tokens)
+    assert A.max() < 2 / n  # nothing close to one-hot
+    entropy = -(A * np.log(A)).sum(axis=-1)
+    assert (entropy > 0.95 * np.log(n)).all()
+
+
+def test_it_output_carries_animal_features():
+    tokens, t = sentence_trace()
+    y = dict(zip(COLUMNS, t.Y[tokens.index("it")]))
+    assert y["animate"] > 0.5 > abs(y["place"])
+
+
+def test_trace_agrees_with_the_core_and_an_independent_reference():
+    tokens, t = sentence_trace()
+    w = weights()
+    Y, A = multi_head_attention(t.X, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+    np.testing.assert_allclose(Y, t.Y)
+    np.testing.assert_allclose(A, t.A)
+    Y_ref, A_ref = reference_multi_head(*(M.tolist() for M in (t.X, w.W_Q, w.W_K, w.W_V, w.W_O)), NUM_HEADS)
+    np.testing.assert_allclose(Y_ref, t.Y, atol=1e-10)
+    np.testing.assert_allclose(A_ref, t.A, atol=1e-12)
+
+
+def test_same_word_same_vector_except_position():
+    tokens = tokenize()
+    X = embed(tokens)
+    first, second = [i for i, tok in enumerate(tokens) if tok == "the"]
+    pos = [COLUMNS.index("pos cos"), COLUMNS.index("pos sin")]
+    keep = [c for c in range(D_MODEL) if c not in pos]
+    np.testing.assert_array_equal(X[first, keep], X[second, keep])
+    np.testing.assert_allclose(X[:, pos], positional_encoding(len(tokens)))
+    np.testing.assert_allclose(np.linalg.norm(X[:, pos], axis=1), 1.0)
+
+
+def test_weights_are_hand_built_shapes():
+    w = weights()
+    for M in (w.W_Q, w.W_K, w.W_V, w.W_O):
+        assert M.shape == (D_MODEL, D_MODEL)
+    trace_attention(embed(tokenize()), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: tokenize(42), TypeError, ["text", "string", "42"]),
+        (lambda: tokenize("!!!"), ValueError, ["text", "word", "'!!!'"]),
+        (lambda: embed([]), TypeError, ["tokens", "non-empty"]),
+        (lambda: strongest_link(sentence_trace()[1], tokenize(), "dog"), ValueError, ["query", "'dog'"]),
+    ],
+)
+def test_bad_input(call, error, words):
+    with pytest.raises(error) as info:
+        call()
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_sentence_is_the_seeds():
+    assert SENTENCE == "The animal didn't cross the street because it was too tired"
