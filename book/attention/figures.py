@@ -218,9 +218,10 @@ def _hull(points: np.ndarray) -> np.ndarray:
     return np.array(half(pts) + half(pts[::-1]))
 
 
-def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str], *, ax=None, title: str = ""):
+def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | None = None, *, ax=None, title: str = ""):
     """2-D value rows V (n_k, 2) as large labelled points with their convex hull shaded,
-    and outputs Z (n_q, 2) as small points: every z_i lands inside the hull. Returns the Figure."""
+    and outputs Z (n_q, 2) as small points (labelled if `query_labels` is given):
+    every z_i lands inside the hull. Returns the Figure."""
     V, Z = np.asarray(V, dtype=float), np.asarray(Z, dtype=float)
     if ax is None:
         _, ax = plt.subplots(figsize=(3.4, 3.2))
@@ -236,13 +237,13 @@ def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str], *, a
     for (x, y), label in zip(V, key_labels):
         ax.annotate(f"v ({label})", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9,
                     color=OKABE_ITO["blue"])  # fmt: skip
-    for (x, y), label in zip(Z, query_labels):
+    for (x, y), label in zip(Z, query_labels or ()):
         ax.annotate(f"z ({label})", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=9,
                     color=OKABE_ITO["vermillion"])  # fmt: skip
     pad = 0.2 * span
     ax.set_xlim(min(V[:, 0].min(), Z[:, 0].min()) - pad, max(V[:, 0].max(), Z[:, 0].max()) + pad)
     ax.set_ylim(min(V[:, 1].min(), Z[:, 1].min()) - pad, max(V[:, 1].max(), Z[:, 1].max()) + pad)
-    ax.set_aspect("equal", adjustable="datalim")
+    ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("column 0")
     ax.set_ylabel("column 1")
     if title:
@@ -280,7 +281,7 @@ def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | No
 
 
 def grouped_bars(values: dict, group_labels: Sequence[str], *, ylabel: str = "", title: str = "", ax=None,
-                 reference: tuple[float, str] | None = None, fmt: str = "{:.2f}"):  # fmt: skip
+                 reference: tuple[float, str] | None = None, fmt: str = "{:.2f}", legend: bool = True):  # fmt: skip
     """Bars of several series side by side for each group, e.g. {"÷ √d_k": [...], "÷ √d_model": [...]}
     per head; `reference` = (y, label) draws a dashed line (a uniform distribution, say). Returns the Figure."""
     if ax is None:
@@ -293,13 +294,30 @@ def grouped_bars(values: dict, group_labels: Sequence[str], *, ylabel: str = "",
             ax.text(bar.get_x() + bar.get_width() / 2, y, fmt.format(y), ha="center", va="bottom", fontsize=7)
     if reference is not None:
         ax.axhline(reference[0], color="black", linestyle="--", linewidth=0.9)
-        ax.text(len(group_labels) - 0.5, reference[0], reference[1], ha="right", va="bottom", fontsize=8)
+        ax.text(-0.5, reference[0], reference[1], ha="left", va="bottom", fontsize=8)
     ax.set_xticks(x, labels=group_labels)
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    if legend:
+        ax.legend(frameon=False, fontsize=8, loc="upper left")
     return ax.figure
+
+
+def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, group_name: str = "head"):
+    """Two panels, mean largest weight and mean entropy per group, for each series
+    {label: object with .mean_max_weight and .mean_entropy}; dashed lines mark the
+    uniform distribution over n_keys keys. Returns the Figure."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.0))
+    grouped_bars({k: s.mean_max_weight for k, s in series.items()}, group_labels, ax=left, legend=False,
+                 ylabel="mean largest weight", reference=(1 / n_keys, "uniform"))  # fmt: skip
+    grouped_bars({k: s.mean_entropy for k, s in series.items()}, group_labels, ax=right, legend=False,
+                 ylabel="mean entropy (nats)", reference=(float(np.log(n_keys)), "uniform"))  # fmt: skip
+    for ax in (left, right):
+        ax.set_xlabel(group_name)
+        ax.margins(y=0.15)
+    fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncol=len(series), frameon=False)
+    return fig
 
 
 # ----------------------------------------------------------------------------- pipeline and directions
@@ -405,3 +423,62 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
                 ha="center", va="center", fontsize=12)  # fmt: skip
         ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=11)
     return fig
+
+
+# ----------------------------------------------------------------------------- chapter 8 (the whole layer)
+def attention_map(A, tokens: Sequence[str], *, title: str = "", highlight: tuple[int, int] | None = None,
+                  threshold: float = 0.15, ax=None):  # fmt: skip
+    """One head's weights A (n, n_k) as a heatmap on a fixed 0…1 scale, rows
+    (queries) and columns (keys) labelled by the tokens.
+
+    For a sentence-sized n only weights ≥ `threshold` are written in the cells
+    (so the pattern reads at a glance); `highlight` = (i, j) outlines one cell,
+    e.g. ("it", "animal"). Returns the Figure.
+    """
+    A = np.asarray(A, dtype=float)
+    if A.ndim != 2:
+        raise ValueError(f"attention_map draws one head's A (n, n_k), got shape {A.shape}")
+    n_q, n_k = A.shape
+    labels = list(tokens)
+    if ax is None:
+        side = min(6.4, 1.6 + 0.42 * n_k)
+        _, ax = plt.subplots(figsize=(side, min(6.4, 1.3 + 0.38 * n_q)))
+    heatmap(A, "A", row_labels=labels[:n_q], col_labels=labels[-n_k:] if len(labels) >= n_k else labels, ax=ax,
+            annotate=False, cmap=SEQUENTIAL, vmin=0.0, vmax=1.0)  # fmt: skip
+    ax.set_title(title or shape_label("A", A))
+    ax.set_xlabel("key j (attended to)")
+    ax.set_ylabel("query i (attending)")
+    ax.tick_params(labelsize=9)
+    for (i, j), value in np.ndenumerate(A):
+        if value >= threshold:
+            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7.5,
+                    color="black" if value > 0.55 else "white")  # fmt: skip
+    if highlight is not None:
+        i, j = highlight
+        ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
+                                                  edgecolor=OKABE_ITO["vermillion"], linewidth=2.4))  # fmt: skip
+    return ax.figure
+
+
+def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: str = "", logy: bool = True,
+                point_labels: Sequence[str] | None = None, ax=None):  # fmt: skip
+    """Curves y(x) on log–log axes (or log x only), e.g. memory of the n × n matrix
+    against n; the first series' points can carry text labels. Returns the Figure."""
+    x = np.asarray(x, dtype=float)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 3.4))
+    for k, (label, y) in enumerate(series.items()):
+        ax.plot(x, np.asarray(y, dtype=float), marker="o", color=CYCLE[k], label=label)
+        if k == 0 and point_labels is not None:
+            for xi, yi, text in zip(x, y, point_labels):
+                ax.annotate(text, (xi, yi), textcoords="offset points", xytext=(-6, 8), ha="right", fontsize=9)
+    ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if len(series) > 1:
+        ax.legend(frameon=False, fontsize=9)
+    return ax.figure
