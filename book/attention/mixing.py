@@ -1,0 +1,105 @@
+"""The weighted sum Z = A V seen token by token: what each output row is made of.
+
+Chapter 5 reads z_i = Σ_j a_ij v_j as a recipe ("64 % of itself, 36 % of
+love"). These helpers take that sum apart so it can be printed, drawn and
+checked, and show why an output row never leaves the hull of the value rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_matrix, float_dtype, positive_int, same_size
+from .core import softmax, weighted_sum
+
+
+def contributions(A, V) -> np.ndarray:
+    """The terms of the weighted sum: a_ij v_j for every query i and key j.
+
+    A (n_q, n_k) are the attention weights, V (n_k, d_v) the value rows.
+    Returns C (n_q, n_k, d_v) with C[i, j] = a_ij v_j, so C.sum(axis=1) is Z = A V.
+    """
+    A, V = as_matrix("A", A, ndim=2), as_matrix("V", V, ndim=2)
+    same_size("the columns of A (n_k) and the rows of V", "A", A.shape[1], "V", V.shape[0])
+    dtype = float_dtype(A, V)
+    return A.astype(dtype)[:, :, None] * V.astype(dtype)[None, :, :]
+
+
+def convex_weights(A, *, atol: float = 1e-9) -> bool:
+    """True if every row of A (n_q, n_k) is a set of convex weights: all >= 0, summing to 1.
+
+    Softmax rows always are; that is what makes z_i = Σ_j a_ij v_j a convex combination.
+    """
+    A = as_matrix("A", A, ndim=2)
+    return bool(np.all(A >= -atol) and np.allclose(A.sum(axis=1), 1.0, rtol=0, atol=atol))
+
+
+def value_bounds(V) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest entry of each column of V (n_k, d_v): two arrays of shape (d_v,).
+
+    The box they span contains the hull of the value rows, so every convex
+    combination of the rows lies inside it, coordinate by coordinate.
+    """
+    V = as_matrix("V", V, ndim=2)
+    return V.min(axis=0), V.max(axis=0)
+
+
+def inside_value_box(Z, V, *, atol: float = 1e-9) -> np.ndarray:
+    """For each row z_i of Z (n_q, d_v): does every coordinate lie within V's column range?
+
+    V is (n_k, d_v). Returns a boolean array of shape (n_q,). For Z = A V with
+    convex weights A the answer is always True (a weighted average never exceeds
+    the largest value nor falls below the smallest).
+    """
+    Z, V = as_matrix("Z", Z, ndim=2), as_matrix("V", V, ndim=2)
+    same_size("the columns (d_v) of Z and V", "Z", Z.shape[1], "V", V.shape[1])
+    low, high = value_bounds(V)
+    return np.all((Z >= low - atol) & (Z <= high + atol), axis=1)
+
+
+def barycentric(z, V) -> np.ndarray:
+    """Weights w (n_k,) with w V = z and Σ w = 1, for affinely independent value rows.
+
+    z is one point (d_v,), V (n_k, d_v) the value rows with n_k <= d_v + 1
+    (a segment, a triangle, ...). All w >= 0 exactly when z lies in the rows'
+    hull; for an attention output they recover that row of A.
+    """
+    V = as_matrix("V", V, ndim=2)
+    z = as_matrix("z", z, ndim=1)
+    same_size("the width of z and the columns (d_v) of V", "z", z.shape[0], "V", V.shape[1])
+    n_k = V.shape[0]
+    if n_k > V.shape[1] + 1:
+        raise ValueError(
+            f"barycentric weights are unique only for at most d_v + 1 = {V.shape[1] + 1} value rows, "
+            f"got V of shape {V.shape}"
+        )
+    # Solve [Vᵀ; 1ᵀ] w = [z; 1] in the least-squares sense (exact when z is in the affine hull).
+    system = np.vstack([V.T.astype(float), np.ones((1, n_k))])
+    rhs = np.concatenate([z.astype(float), [1.0]])
+    w, *_ = np.linalg.lstsq(system, rhs, rcond=None)
+    return w
+
+
+def latex_matrix(M, fmt: str = "{:.2f}") -> str:
+    r"""M (rows, cols) as a LaTeX bmatrix with entries formatted by `fmt`, e.g. \begin{bmatrix}0.64 & 0.36\end{bmatrix}."""
+    M = np.atleast_2d(as_matrix("M", M))
+    if M.ndim != 2:
+        raise ValueError(f"M must be a vector or a matrix, got shape {M.shape}")
+    rows = [" & ".join(fmt.format(float(x)) for x in row) for row in M]
+    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
+
+
+def hull_example(n_queries: int = 12, *, spread: float = 1.5, seed: int = 0):
+    """Three 2-D value rows (a triangle) and n_queries random softmax rows over them.
+
+    Returns (V (3, 2), A (n_queries, 3), Z = A V (n_queries, 2)). The scores are
+    N(0, spread²) with a seeded generator; the value rows are a fixed triangle
+    chosen to be easy to see.
+    """
+    n_queries = positive_int("n_queries", n_queries)
+    V = np.array([[0.0, 0.0], [4.0, 0.0], [1.0, 3.0]])
+    A = softmax(np.random.default_rng(seed).standard_normal((n_queries, 3)) * spread)
+    return V, A, weighted_sum(A, V)
+
+
+__all__ = ["contributions", "convex_weights", "value_bounds", "inside_value_box", "barycentric", "latex_matrix", "hull_example"]

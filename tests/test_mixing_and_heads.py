@@ -1,0 +1,178 @@
+"""Chapter 5's weighted-sum helpers and chapters 6–7's multi-head helpers,
+against independent computations and the properties they promise."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import reference
+from attention import concat_heads, scale, scores, softmax, split_heads, trace_attention
+from attention.examples import i_love
+from attention.heads import (
+    head_contributions,
+    head_width,
+    output_blocks,
+    scaling_bug_at_size,
+    sharpness,
+    small_layer,
+    weights_with_sqrt_d_model_bug,
+)
+from attention.mixing import (
+    barycentric,
+    contributions,
+    convex_weights,
+    hull_example,
+    inside_value_box,
+    latex_matrix,
+    value_bounds,
+)
+
+finite = st.floats(-5, 5, allow_nan=False, allow_infinity=False)
+
+
+# ------------------------------------------------------------------ chapter 5: mixing
+def test_seed_rows_are_64_percent_self_and_36_percent_other():
+    ex = i_love()
+    t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+    C = contributions(t.A[0], t.V)
+    np.testing.assert_allclose(C.sum(axis=1), t.Z)
+    np.testing.assert_allclose(np.round(C[0, 0], 2), [0.64, 0, 0.64])  # 64 % of v_I
+    np.testing.assert_allclose(np.round(C[0, 1], 2), [0, 0.36, 0])  # 36 % of v_love
+    np.testing.assert_allclose(barycentric(t.Z[0], t.V), t.A[0, 0])
+
+
+@settings(max_examples=60)
+@given(S=arrays(float, (4, 3), elements=finite), V=arrays(float, (3, 2), elements=finite))
+def test_attention_outputs_stay_in_the_values_box(S, V):
+    A = softmax(S)
+    assert convex_weights(A)
+    Z = A @ V
+    assert inside_value_box(Z, V).all()
+    low, high = value_bounds(V)
+    assert np.all(Z >= low - 1e-9) and np.all(Z <= high + 1e-9)
+
+
+def test_a_point_outside_is_caught():
+    V = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    assert not inside_value_box([[1.5, 0.0]], V)[0]
+    assert not convex_weights([[1.2, -0.2, 0.0]])
+    w = barycentric([1.0, 1.0], V)  # outside the triangle: a negative weight
+    np.testing.assert_allclose(w @ V, [1.0, 1.0])
+    assert w.min() < 0
+
+
+def test_hull_example_recovers_its_weights():
+    V, A, Z = hull_example()
+    for a, z in zip(A, Z):
+        np.testing.assert_allclose(barycentric(z, V), a, atol=1e-12)
+
+
+def test_latex_matrix_formats_like_the_page():
+    assert latex_matrix([[0.641, 0.359]]) == r"\begin{bmatrix}0.64 & 0.36\end{bmatrix}"
+    assert latex_matrix([[1, 2], [3, 4]], "{:.0f}") == r"\begin{bmatrix}1 & 2 \\ 3 & 4\end{bmatrix}"
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: contributions(np.ones((2, 3)), np.ones((2, 2))), "columns of A"),
+        (lambda: inside_value_box(np.ones((2, 3)), np.ones((2, 2))), "Z"),
+        (lambda: barycentric([0.0, 0.0], np.ones((4, 2))), "at most d_v"),
+        (lambda: hull_example(0), "n_queries"),
+    ],
+)
+def test_mixing_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+# ------------------------------------------------------------------ chapters 6–7: heads
+def test_paper_head_width():
+    assert head_width(512, 8) == 64
+    with pytest.raises(ValueError, match="num_heads=3 must divide d_model=512"):
+        head_width(512, 3)
+
+
+def test_bug_equals_scaling_each_head_by_sqrt_d_model_in_the_reference():
+    layer = small_layer()
+    A_bug = weights_with_sqrt_d_model_bug(layer.X, layer.W_Q, layer.W_K, layer.num_heads)
+    Q, K = layer.X @ layer.W_Q, layer.X @ layer.W_K
+    d_k = head_width(layer.d_model, layer.num_heads)
+    for r in range(layer.num_heads):
+        cols = slice(r * d_k, (r + 1) * d_k)
+        # the reference scales by √(its query width): stretch the queries by √(d_k / d_model) to imitate the bug
+        _, A_ref = reference.attention_rows(
+            (Q[:, cols] * np.sqrt(d_k / layer.d_model)).tolist(), K[:, cols].tolist(), np.eye(len(Q)).tolist()
+        )
+        np.testing.assert_allclose(A_bug[r], A_ref, atol=1e-12)
+
+
+def test_bug_is_flatter_than_the_correct_weights():
+    layer = small_layer()
+    right = sharpness(trace_attention(layer.X, *layer.weights, num_heads=layer.num_heads).A)
+    bug = sharpness(weights_with_sqrt_d_model_bug(layer.X, layer.W_Q, layer.W_K, layer.num_heads))
+    assert np.all(bug.mean_entropy > right.mean_entropy)
+    assert np.all(bug.mean_max_weight < right.mean_max_weight)
+
+
+def test_one_head_has_no_bug():
+    layer = small_layer(num_heads=1)
+    np.testing.assert_allclose(
+        weights_with_sqrt_d_model_bug(layer.X, layer.W_Q, layer.W_K, 1),
+        trace_attention(layer.X, *layer.weights, num_heads=1).A,
+    )
+
+
+def test_bug_at_paper_size_shrinks_scores_by_sqrt_h():
+    b = scaling_bug_at_size(512, 8)
+    assert b.d_k == 64
+    assert b.score_std == pytest.approx(1.0, abs=0.05)
+    assert b.score_std / b.score_std_bug == pytest.approx(np.sqrt(8), rel=1e-9)
+    assert b.bug.mean_max_weight[0] < b.right.mean_max_weight[0]
+
+
+def test_sharpness_extremes():
+    uniform, onehot = np.full((1, 2, 4), 0.25), np.tile(np.eye(4)[:2], (1, 1, 1))
+    assert sharpness(uniform).mean_entropy[0] == pytest.approx(np.log(4))
+    assert sharpness(uniform).mean_max_weight[0] == pytest.approx(0.25)
+    assert sharpness(onehot).mean_entropy[0] == 0 and sharpness(onehot).mean_max_weight[0] == 1
+
+
+@settings(max_examples=40)
+@given(h=st.sampled_from([1, 2, 4, 8]), seed=st.integers(0, 10_000))
+def test_concat_then_W_O_is_the_sum_of_head_shares(h, seed):
+    layer = small_layer(d_model=8, num_heads=h, seed=seed)
+    t = trace_attention(layer.X, *layer.weights, num_heads=h)
+    shares = head_contributions(t.Z_heads, layer.W_O)
+    np.testing.assert_allclose(shares.sum(axis=0), t.Y, atol=1e-12)
+    blocks = output_blocks(layer.W_O, h)
+    np.testing.assert_array_equal(np.concatenate(blocks, axis=0), layer.W_O)
+    np.testing.assert_allclose(concat_heads(t.Z_heads), t.Z_cat)
+
+
+def test_split_then_stage_functions_match_trace():
+    layer = small_layer()
+    h = layer.num_heads
+    Q, K = split_heads(layer.X @ layer.W_Q, h), split_heads(layer.X @ layer.W_K, h)
+    A = softmax(scale(scores(Q, K), head_width(layer.d_model, h)))
+    np.testing.assert_allclose(A, trace_attention(layer.X, *layer.weights, num_heads=h).A)
+
+
+@pytest.mark.parametrize(
+    "call, error, words",
+    [
+        (lambda: output_blocks(np.ones((6, 4)), 4), ValueError, "num_heads=4 must divide the 6 rows"),
+        (lambda: head_contributions(np.ones((2, 3, 2)), np.ones((5, 4))), ValueError, "W_O"),
+        (lambda: small_layer(d_model=8, num_heads=3), ValueError, "num_heads=3"),
+        (lambda: small_layer(gain=0), ValueError, "gain"),
+        (lambda: sharpness(np.ones(3)), ValueError, "A"),
+        (lambda: weights_with_sqrt_d_model_bug(np.ones((2, 6)), np.ones((6, 6)), np.ones((6, 6)), 4), ValueError, "num_heads=4"),
+    ],
+)
+def test_heads_bad_input(call, error, words):
+    with pytest.raises(error, match=words):
+        call()
