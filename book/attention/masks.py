@@ -1,0 +1,60 @@
+"""Masks: which keys each query may attend to.
+
+A mask is a boolean array broadcastable to the scores' shape (..., n_q, n_k),
+True where query i may attend to key j. The core's `mask=` argument, and
+`tiled_attention`'s, take exactly this.
+
+    causal_mask(4)                    the lower triangle: token i sees tokens 0 … i
+    random_mask(3, 5, seed=0)         a seeded mask with at least one True per row (for tests)
+    masked_scores(S, mask)            S with −∞ where the mask is False: what softmax sees
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ._validate import as_mask, as_matrix, float_dtype, positive_int
+
+
+def causal_mask(n_q, n_k=None) -> np.ndarray:
+    """(n_q, n_k) boolean, True where j ≤ i: each token sees itself and the tokens before it, never after.
+
+    n_k defaults to n_q. With n_k > n_q the queries are taken as the *last*
+    n_q positions of the keys' sequence (as when new tokens are appended to a
+    cached prefix), so query i sees keys 0 … i + n_k − n_q.
+    """
+    n_q = positive_int("n_q", n_q)
+    n_k = n_q if n_k is None else positive_int("n_k", n_k)
+    if n_k < n_q:
+        raise ValueError(
+            f"a causal mask needs n_k >= n_q (each query must see at least itself), got n_q={n_q}, n_k={n_k}"
+        )
+    return np.tri(n_q, n_k, k=n_k - n_q, dtype=bool)
+
+
+def random_mask(n_q, n_k, keep=0.5, seed=0) -> np.ndarray:
+    """(n_q, n_k) boolean with about a share `keep` of True, seeded; every row keeps at least one key."""
+    n_q, n_k = positive_int("n_q", n_q), positive_int("n_k", n_k)
+    if isinstance(keep, bool) or not isinstance(keep, numbers.Real) or not 0 <= keep <= 1:
+        raise ValueError(f"keep must be a share between 0 and 1, got {keep!r}")
+    rng = np.random.default_rng(seed)
+    mask = rng.random((n_q, n_k)) < keep
+    mask[np.arange(n_q), rng.integers(0, n_k, n_q)] = True  # no row left empty
+    return mask
+
+
+def masked_scores(S, mask) -> np.ndarray:
+    """S (..., n_q, n_k) with −∞ where `mask` is False: the scores softmax turns into A.
+
+    exp(−∞) = 0, so a masked key gets weight exactly 0 and the rest of the row
+    still sums to 1.
+    """
+    S = as_matrix("S", S, min_ndim=2)
+    keep = as_mask(mask, S.shape)
+    dtype = float_dtype(S)
+    return np.where(keep, S.astype(dtype, copy=False), dtype.type(-np.inf))
+
+
+__all__ = ["causal_mask", "random_mask", "masked_scores"]
