@@ -30,3 +30,50 @@ def i_love() -> Example:
     W_K = np.array([[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 0]], dtype=float)
     W_V = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]], dtype=float)
     return Example(tokens=("I", "love"), X=X, W_Q=W_Q, W_K=W_K, W_V=W_V)
+
+
+@dataclass(frozen=True)
+class Translation:
+    """The seed's translation "I love cats" → "我 爱 猫", with toy embeddings (d_model = 4).
+
+    The columns of every embedding mean: (person, affection, animal, Chinese).
+    source: the English tokens; X_src (3, 4) their embeddings, standing for the
+    encoder's output. target: the decoder's tokens, a start token then the
+    Chinese words; X_tgt (4, 4). pinyin: the target tokens in Latin letters,
+    for figure labels that any font can draw.
+
+    W_Q, W_K, W_V (4, 4) are the cross-attention layer's weights: W_Q and W_K
+    read the meaning columns (a target word's query looks for the source word
+    with the same meaning) and ignore the language column; W_V passes the
+    meaning through. enc_W_Q (4, 4) is the encoder's self-attention query:
+    the verb asks for its subject and object, the nouns for their verb
+    (with the same W_K and W_V), as in the seed's self-attention example.
+    """
+
+    source: tuple[str, ...]
+    target: tuple[str, ...]
+    pinyin: tuple[str, ...]
+    features: tuple[str, ...]
+    X_src: np.ndarray
+    X_tgt: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    enc_W_Q: np.ndarray
+
+
+def translation() -> Translation:
+    """The seed's cross-attention example "I love cats" → "我 爱 猫" as toy numbers (see `Translation`)."""
+    X_src = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], dtype=float)  # I, love, cats
+    X_tgt = np.array([[0, 0, 0, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]], dtype=float)  # <s>, 我, 爱, 猫
+    W_Q = np.diag([2.0, 2.0, 2.0, 0.0])
+    W_K = np.diag([2.0, 2.0, 2.0, 0.0])
+    W_V = np.diag([1.0, 1.0, 1.0, 0.0])
+    enc_W_Q = np.array([[0, 2, 0, 0], [2, 0, 2, 0], [0, 2, 0, 0], [0, 0, 0, 0]], dtype=float)
+    return Translation(
+        source=("I", "love", "cats"),
+        target=("<s>", "我", "爱", "猫"),
+        pinyin=("<s>", "wǒ", "ài", "māo"),
+        features=("person", "affection", "animal", "Chinese"),
+        X_src=X_src, X_tgt=X_tgt, W_Q=W_Q, W_K=W_K, W_V=W_V, enc_W_Q=enc_W_Q,
+    )  # fmt: skip
