@@ -482,3 +482,93 @@ def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: s
     if len(series) > 1:
         ax.legend(frameon=False, fontsize=9)
     return ax.figure
+
+
+def head_bands(M, name: str, num_heads: int, *, axis: int = 1, row_labels: Sequence[str] | None = None,
+               col_labels: Sequence[str] | None = None, fmt: str = "{:.1f}"):  # fmt: skip
+    """Heatmap of M with lines between the heads' blocks: columns (axis=1, e.g. Q = X W_Q)
+    or rows (axis=0, e.g. W_O), each block labelled r = 1..h. Returns the Figure."""
+    M = np.asarray(M, dtype=float)
+    size = M.shape[axis] // num_heads
+    fig = heatmap(M, name, row_labels=row_labels, col_labels=col_labels, fmt=fmt)
+    ax = fig.axes[0]
+    for text in ax.texts:
+        text.set_fontsize(8)
+    for r in range(num_heads):
+        if r:
+            (ax.axvline if axis == 1 else ax.axhline)(r * size - 0.5, color="white", linewidth=3)
+        middle = r * size + (size - 1) / 2
+        if axis == 1:
+            ax.text(middle, -0.75, f"head {r + 1}", ha="center", va="bottom", fontsize=9, color=OKABE_ITO["blue"])
+        else:
+            ax.text(M.shape[1] - 0.4, middle, f"head {r + 1}", ha="left", va="center", fontsize=9,
+                    color=OKABE_ITO["blue"])  # fmt: skip
+    if axis == 1:
+        ax.set_title(ax.get_title(), pad=24)
+    return fig
+
+
+def stacked_parts(parts, part_labels: Sequence[str], *, total_label: str = "sum", xlabel: str = "column",
+                  title: str = ""):  # fmt: skip
+    """Stacked bars: parts (k, d) are k additive pieces of a d-vector, stacked per column
+    (positive up, negative down) in Okabe–Ito colours; a black tick marks their sum. Returns the Figure."""
+    parts = np.asarray(parts, dtype=float)
+    k, d = parts.shape
+    fig, ax = plt.subplots(figsize=(min(6.4, 1.6 + 0.55 * d), 3.0))
+    x = np.arange(d)
+    up, down = np.zeros(d), np.zeros(d)
+    for p in range(k):
+        base = np.where(parts[p] >= 0, up, down)
+        ax.bar(x, parts[p], bottom=base, width=0.7, color=CYCLE[p % len(CYCLE)], label=part_labels[p],
+               edgecolor="white", linewidth=0.5)  # fmt: skip
+        up, down = up + np.clip(parts[p], 0, None), down + np.clip(parts[p], None, 0)
+    ax.scatter(x, parts.sum(axis=0), marker="_", s=400, color="black", linewidths=2.5, zorder=3, label=total_label)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(x, labels=[str(c) for c in x])
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    fig.legend(loc="outside right center", frameon=False, fontsize=8)
+    return fig
+
+
+def masked_heatmap(M, keep, name: str, *, row_labels: Sequence[str] | None = None,
+                   col_labels: Sequence[str] | None = None, masked_text: str = "−∞", fmt: str = "{:.2f}",
+                   ax=None, vmin: float | None = None, vmax: float | None = None):  # fmt: skip
+    """Matrix M (rows × cols) with the cells where `keep` is False greyed out and
+    labelled `masked_text` ("−∞" for masked scores, "0" for their weights).
+
+    The kept cells are coloured as `heatmap` would colour them (diverging for
+    signed values, sequential otherwise) and written in when the matrix is
+    small. Returns the Figure.
+    """
+    M = np.atleast_2d(np.asarray(M, dtype=float))
+    keep = np.broadcast_to(np.asarray(keep, dtype=bool), M.shape)
+    if ax is None:
+        rows, cols = M.shape
+        _, ax = plt.subplots(figsize=(min(1.0 + 0.6 * cols, 6.4), min(0.9 + 0.45 * rows, 6.4)))
+    shown = np.ma.masked_array(np.where(keep, M, 0.0), mask=~keep)
+    kept = M[keep]
+    signed = kept.size and kept.min() < 0
+    cmap = matplotlib.colormaps[DIVERGING if signed else SEQUENTIAL].with_extremes(bad="#e4e4e4")
+    if signed and vmin is None and vmax is None:
+        bound = float(np.abs(kept).max()) or 1.0
+        vmin, vmax = -bound, bound
+    image = ax.imshow(shown, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+    ax.set_title(shape_label(name, M))
+    ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(M.shape[1]))
+    ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(M.shape[0]))
+    if col_labels is not None and max(len(str(c)) for c in col_labels) > 4:
+        ax.tick_params(axis="x", labelrotation=45)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    if M.size <= 81:
+        for (i, j), value in np.ndenumerate(M):
+            if not keep[i, j]:
+                ax.text(j, i, masked_text, ha="center", va="center", color="#555555", fontsize=10)
+                continue
+            shade = image.cmap(image.norm(value))
+            light = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] > 0.55
+            ax.text(j, i, fmt.format(value), ha="center", va="center", color="black" if light else "white", fontsize=10)
+    return ax.figure
