@@ -57,6 +57,12 @@ class ParameterCount:
             ("total", "", self.total),
         ]
 
+    def as_markdown(self) -> str:
+        """The rows of `as_rows` as a Markdown table, counts with thousands separators."""
+        lines = ["| matrix | shape | parameters |", "|---|---|---:|"]
+        lines += [f"| {name} | {shape} | {count:,} |" for name, shape, count in self.as_rows()]
+        return "\n".join(lines)
+
 
 def parameter_count(d_model, num_heads=8, *, d_k=None, d_v=None, bias: bool = False) -> ParameterCount:
     """Count the learned numbers of a multi-head attention layer.
