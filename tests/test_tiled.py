@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import reference
 from attention import causal_mask, scaled_dot_product_attention, softmax, tiled_attention, weighted_sum
-from attention.masks import masked_scores, random_mask
+from attention.masks import masked_scores, masked_softmax, random_mask
 from attention.tiled import (
     SoftmaxState,
     finish,
@@ -201,6 +201,19 @@ def test_causal_mask_shape_and_entries():
     # Two new queries at the end of a 4-token sequence see 3 and 4 keys.
     assert causal_mask(2, 4).sum(axis=1).tolist() == [3, 4]
     assert np.array_equal(masked_scores(np.zeros((2, 2)), causal_mask(2)), [[0, -np.inf], [0, 0]])
+
+
+@settings(max_examples=30, deadline=None)
+@given(n_q=st.integers(1, 8), n_k=st.integers(1, 8), keep=st.floats(0.0, 1.0), seed=st.integers(0, 2**16))
+def test_masked_softmax_is_the_cores_A(n_q, n_k, keep, seed):
+    Q, K, V = qkv(n_q, n_k, 3, 2, seed)
+    mask = random_mask(n_q, n_k, keep, seed)
+    _, A = scaled_dot_product_attention(Q, K, V, mask=mask)
+    A_here = masked_softmax(Q @ K.T / np.sqrt(3), mask)
+    np.testing.assert_allclose(A_here, A, rtol=0, atol=TOL)
+    assert np.all(A_here[~mask] == 0.0)
+    _, A_ref = reference.attention_rows(Q.tolist(), K.tolist(), V.tolist(), mask.tolist())
+    np.testing.assert_allclose(A_here, A_ref, rtol=0, atol=TOL)
 
 
 # ---------------------------------------------------------------- memory: n·d, not n²

@@ -7,6 +7,7 @@ True where query i may attend to key j. The core's `mask=` argument, and
     causal_mask(4)                    the lower triangle: token i sees tokens 0 … i
     random_mask(3, 5, seed=0)         a seeded mask with at least one True per row (for tests)
     masked_scores(S, mask)            S with −∞ where the mask is False: what softmax sees
+    masked_softmax(S, mask)           A: exact zeros where the mask is False, rows summing to 1
 """
 
 from __future__ import annotations
@@ -57,4 +58,16 @@ def masked_scores(S, mask) -> np.ndarray:
     return np.where(keep, S.astype(dtype, copy=False), dtype.type(-np.inf))
 
 
-__all__ = ["causal_mask", "random_mask", "masked_scores"]
+def masked_softmax(S, mask) -> np.ndarray:
+    """softmax of `masked_scores(S, mask)` row by row: A (..., n_q, n_k) with exact zeros where masked.
+
+    Row i is the softmax of only the scores its mask keeps, as if the masked
+    keys were not there. The same A as `scaled_dot_product_attention` returns
+    with `mask=`.
+    """
+    S_masked = masked_scores(S, mask)
+    e = np.exp(S_masked - S_masked.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+__all__ = ["causal_mask", "random_mask", "masked_scores", "masked_softmax"]
