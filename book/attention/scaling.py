@@ -32,6 +32,9 @@ def divisor(d_k, strategy: str) -> float:
 def entropy(A, axis: int = -1) -> np.ndarray:
     """Entropy in nats of each distribution along `axis`: 0 for one-hot, ln n for uniform."""
     A = as_matrix("A", A)
+    if (A < 0).any():
+        where = tuple(int(x) for x in np.argwhere(A < 0)[0])
+        raise ValueError(f"A must hold probabilities (>= 0), but A[{', '.join(map(str, where))}] is {A[where]}")
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(A > 0, -A * np.log(A), 0.0)
     return terms.sum(axis=axis)
@@ -87,13 +90,7 @@ def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queri
     The same seed gives the same keys for every d_k's first components, so
     moving a d_k slider changes the dimension, not the luck of the draw.
     """
-    d_k = positive_int("d_k", d_k)
-    n_keys = positive_int("n_keys", n_keys)
-    n_queries = positive_int("n_queries", n_queries)
-    rng = np.random.default_rng(seed)
-    q = rng.standard_normal((n_queries, 1, d_k))
-    K = rng.standard_normal((n_queries, n_keys, d_k))
-    raw = (q * K).sum(axis=-1)  # (n_queries, n_keys): q·k_j
+    raw = score_samples(d_k, n_keys=n_keys, n_queries=n_queries, seed=seed)  # (n_queries, n_keys): q·k_j
     scaled = raw / divisor(d_k, strategy)
     A = softmax(scaled)
     jac = A[:, :, None] * (np.eye(n_keys) - A[:, None, :])  # diag(a) − a aᵀ for every query at once
@@ -110,20 +107,59 @@ def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queri
     )
 
 
-def dot_product_variance_mc(d_k: int, *, n_samples: int = 100_000, seed: int = 0) -> float:
-    """Monte Carlo estimate of Var[q·k] for q, k with independent N(0, 1) components (theory: d_k)."""
+@dataclass(frozen=True)
+class VarianceEstimate:
+    """A Monte Carlo estimate of Var[q·k] with its standard error; theory says d_k."""
+
+    d_k: int
+    n_samples: int
+    estimate: float
+    stderr: float  # standard error of the sample variance, from the sample's 4th moment
+
+    @property
+    def z(self) -> float:
+        """How many standard errors the estimate lies from the theory d_k."""
+        return (self.estimate - self.d_k) / self.stderr
+
+
+def dot_product_variance_estimate(d_k: int, *, n_samples: int = 100_000, seed: int = 0) -> VarianceEstimate:
+    """Draw n_samples pairs q, k with independent N(0, 1) components; estimate Var[q·k].
+
+    The standard error is √((m₄ − s⁴) / n): m₄ the fourth central moment of the
+    sample, s² its variance.
+    """
     d_k = positive_int("d_k", d_k)
+    n_samples = positive_int("n_samples", n_samples)
+    if n_samples < 2:
+        raise ValueError(f"n_samples must be at least 2 to estimate a variance, got {n_samples}")
     rng = np.random.default_rng(seed)
     total = np.zeros(n_samples)
     for _ in range(d_k):  # one component at a time: memory stays O(n_samples) for any d_k
         total += rng.standard_normal(n_samples) * rng.standard_normal(n_samples)
-    return float(total.var())
+    centred = total - total.mean()
+    var = float(np.mean(centred**2))
+    m4 = float(np.mean(centred**4))
+    return VarianceEstimate(d_k=d_k, n_samples=n_samples, estimate=var, stderr=float(np.sqrt(max(m4 - var**2, 0.0) / n_samples)))
+
+
+def dot_product_variance_mc(d_k: int, *, n_samples: int = 100_000, seed: int = 0) -> float:
+    """Monte Carlo estimate of Var[q·k] for q, k with independent N(0, 1) components (theory: d_k)."""
+    return dot_product_variance_estimate(d_k, n_samples=n_samples, seed=seed).estimate
+
+
+def strategy_sweep(d_k_values, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> dict[str, list[Saturation]]:
+    """`saturation` for every strategy at every d_k: {strategy: [Saturation per d_k]}."""
+    d_k_values = [positive_int("d_k", d) for d in d_k_values]
+    return {
+        strategy: [saturation(d, strategy, n_keys=n_keys, n_queries=n_queries, seed=seed) for d in d_k_values]
+        for strategy in STRATEGIES
+    }
 
 
 def with_temperature(scores, temperature) -> np.ndarray:
     """softmax(scores / T): T > 1 flattens the weights, T < 1 sharpens them."""
     T = positive_number("temperature", temperature)
-    return softmax(np.asarray(scores, dtype=float) / T)
+    return softmax(as_matrix("scores", scores).astype(float) / T)
 
 
 def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> np.ndarray:
@@ -136,9 +172,13 @@ def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int
     n_keys = positive_int("n_keys", n_keys)
     n_queries = positive_int("n_queries", n_queries)
     rng = np.random.default_rng(seed)
-    q = rng.standard_normal((n_queries, 1, d_k))
-    K = rng.standard_normal((n_queries, n_keys, d_k))
-    return (q * K).sum(axis=-1)
+    raw = np.zeros((n_queries, n_keys))
+    # One component at a time: memory stays O(n_queries · n_keys) for any d_k, and
+    # component c is drawn the same way for every d_k > c, so a larger d_k adds
+    # components to the same draw rather than drawing afresh.
+    for _ in range(d_k):
+        raw += rng.standard_normal((n_queries, 1)) * rng.standard_normal((n_queries, n_keys))
+    return raw
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,134 @@
+"""Figures and tables for the scaling (3) and softmax (4) chapters.
+
+Every function takes numbers computed by `attention.scaling` / the core and
+returns a matplotlib Figure (or a Markdown string), so the notebooks only call
+and show. Colours and sizes follow `attention.figures` (≤ 6.4 in wide).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .figures import OKABE_ITO
+from .scaling import STRATEGIES, Saturation, VarianceEstimate
+
+STRATEGY_COLOURS = {"none": OKABE_ITO["vermillion"], "d_k": OKABE_ITO["sky"], "sqrt_d_k": OKABE_ITO["blue"]}
+STRATEGY_MARKERS = {"none": "s", "d_k": "^", "sqrt_d_k": "o"}
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], fmt: str = "{:.3g}") -> str:
+    """A Markdown table; numbers are formatted with `fmt`, anything else with str."""
+
+    def cell(x):
+        return fmt.format(x) if isinstance(x, (float, np.floating)) else str(x)
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def score_spread(samples: dict[int, np.ndarray]):
+    """Histograms of raw scores q·k, one per d_k ({d_k: samples}), on one axis."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    colours = [OKABE_ITO["blue"], OKABE_ITO["orange"], OKABE_ITO["vermillion"]]
+    limit = 4 * np.sqrt(max(samples))
+    for (d, values), colour in zip(samples.items(), colours):
+        ax.hist(values.ravel(), bins=80, range=(-limit, limit), density=True, histtype="step", lw=1.8,
+                color=colour, label=f"$d_k$ = {d}  (std {values.std():.1f})")  # fmt: skip
+    ax.set_xlabel("raw score  q·k")
+    ax.set_ylabel("density")
+    ax.set_yticks([])
+    ax.legend(frameon=False, fontsize=9)
+    ax.set_title("The larger d_k, the wider the raw scores spread")
+    return fig
+
+
+def variance_vs_dk(estimates: Sequence[VarianceEstimate]):
+    """Monte Carlo Var[q·k] (points, ±2 standard errors) beside the theory d_k (line), log–log."""
+    d = np.array([e.d_k for e in estimates], dtype=float)
+    est = np.array([e.estimate for e in estimates])
+    err = np.array([2 * e.stderr for e in estimates])
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    ax.plot(d, d, color=OKABE_ITO["black"], lw=1, label="theory: $d_k$")
+    ax.errorbar(d, est, yerr=err, fmt="o", color=OKABE_ITO["orange"], ms=5, capsize=3,
+                label="Monte Carlo (± 2 s.e.)")  # fmt: skip
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("$d_k$")
+    ax.set_ylabel("Var[q·k]")
+    ax.legend(frameon=False)
+    ax.set_title("Simulated variance of q·k lies on the line Var = d_k")
+    return fig
+
+
+def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int):
+    """Four panels against d_k: score variance, largest weight, entropy, softmax gradient size."""
+    fig, axes = plt.subplots(2, 2, figsize=(6.4, 5.2), sharex=True)
+    panels = [
+        ("score_variance", "score variance", "log"),
+        ("mean_max_weight", "largest weight", "linear"),
+        ("mean_entropy", "entropy (nats)", "linear"),
+        ("mean_gradient_size", "gradient size ‖J‖", "linear"),
+    ]
+    for ax, (field, title, yscale) in zip(axes.ravel(), panels):
+        for strategy, runs in sweep.items():
+            d = [r.d_k for r in runs]
+            ax.plot(d, [getattr(r, field) for r in runs], marker=STRATEGY_MARKERS[strategy], ms=4,
+                    color=STRATEGY_COLOURS[strategy], label=STRATEGIES[strategy])  # fmt: skip
+        ax.set_xscale("log", base=2)
+        ax.set_yscale(yscale)
+        ax.set_title(title, fontsize=11)
+    axes[0, 1].set_ylim(0, 1.02)
+    axes[1, 0].axhline(np.log(n_keys), color="grey", lw=0.8, ls="--")
+    axes[1, 0].text(1, np.log(n_keys), f"ln {n_keys} (uniform)", va="bottom", fontsize=8, color="grey")
+    for ax in axes[1]:
+        ax.set_xlabel("$d_k$")
+    axes[0, 0].legend(frameon=False, fontsize=9)
+    return fig
+
+
+def temperature_bars(weights_by_T: dict[float, np.ndarray], labels: Sequence[str]):
+    """softmax(s / T) for several temperatures T: one group of bars per key."""
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    n_T = len(weights_by_T)
+    width = 0.8 / n_T
+    shades = plt.get_cmap("cividis")(np.linspace(0.0, 0.85, n_T))
+    x = np.arange(len(labels))
+    for t, ((T, w), shade) in enumerate(zip(weights_by_T.items(), shades)):
+        ax.bar(x + (t - (n_T - 1) / 2) * width, w, width, color=shade, label=f"T = {T:g}")
+    ax.set_xticks(x, labels=labels)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("weight")
+    ax.legend(frameon=False, fontsize=9, ncols=min(n_T, 3))
+    ax.set_title("Low temperature sharpens, high temperature flattens")
+    return fig
+
+
+def saturation_curve(factors, max_weight, gradient):
+    """Largest weight and gradient size of softmax(c · s) as the scale c grows."""
+    fig, ax = plt.subplots(figsize=(6.0, 3.4))
+    ax.plot(factors, max_weight, color=OKABE_ITO["blue"], marker="o", ms=4, label="largest weight")
+    ax.plot(factors, gradient, color=OKABE_ITO["vermillion"], marker="s", ms=4, label="gradient size ‖J‖")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("scale factor c applied to the scores")
+    ax.set_ylim(0, 1.05)
+    ax.legend(frameon=False)
+    ax.set_title("As one weight nears 1, the gradient dies")
+    return fig
+
+
+def exp_vs_linear(scores, labels: Sequence[str], linear, soft):
+    """Dividing by the sum versus softmax, for the same positive scores."""
+    fig, ax = plt.subplots(figsize=(5.6, 3.0))
+    x = np.arange(len(labels))
+    ax.bar(x - 0.2, linear, 0.4, color=OKABE_ITO["sky"], label="s / Σs")
+    ax.bar(x + 0.2, soft, 0.4, color=OKABE_ITO["blue"], label="softmax(s)")
+    ax.set_xticks(x, labels=[f"{lab}\ns = {s:g}" for lab, s in zip(labels, scores)])
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("weight")
+    ax.legend(frameon=False)
+    ax.set_title("e^s widens the gaps between scores")
+    return fig
