@@ -179,3 +179,13 @@ def test_bad_input_gives_a_clear_error(call, error, words):
         call()
     for word in words:
         assert word in str(info.value), f"{word!r} missing from: {info.value}"
+
+
+def test_stages_markdown_lists_every_stage():
+    from attention.costs import stages_markdown
+
+    md = stages_markdown(stage_costs(4096, 512))
+    assert "| scores QKᵀ | Q (n×d) · Kᵀ (d×n) | O(n²·d) | 8.59B multiply-adds |" in md
+    assert len(md.splitlines()) == 2 + 5
+    with pytest.raises(TypeError, match="stage_costs"):
+        stages_markdown([])

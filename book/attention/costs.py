@@ -221,3 +221,16 @@ def crossover_length(d, *, output_projection: bool = True) -> float:
     d = positive_int("d", d)
     k = 4 if output_projection else 3
     return k * d / 2
+
+
+def stages_markdown(stages: Iterable[StageCost]) -> str:
+    """The per-stage costs as a Markdown table: stage, product, order, count (three significant figures)."""
+    stages = list(stages)
+    if not stages or not all(isinstance(s, StageCost) for s in stages):
+        raise TypeError("stages must be a non-empty list of StageCost, as returned by stage_costs()")
+    lines = [
+        "| stage | product | order | count |",
+        "|---|---|---|---:|",
+        *(f"| {s.stage} | {s.product} | {s.big_o} | {format_count(s.count)} {s.kind} |" for s in stages),
+    ]
+    return "\n".join(lines)
