@@ -1,0 +1,113 @@
+"""Explorers: widgets a reader moves to watch attention change.
+
+    dk_explorer()            chapter 3: d_k and the three scaling strategies, softmax saturation
+    temperature_explorer()   chapter 4: softmax(s / T) as the temperature T moves
+    heads_explorer()         chapter 6: h heads share d_model; each head's map and its d_k
+    who_attends_explorer()   chapter 8: pick a token, see its weights over the sentence per head
+
+How they work everywhere (the static book with no kernel and no network,
+JupyterLab / Notebook / VS Code, the slides): Python computes, with the core,
+every state each control can reach (`data.py`) and hands them all to an
+anywidget (`widgets.py`) whose small JavaScript front end (`js/`) only draws the
+state for the current position. The book saves the widget's state in the page,
+so the controls keep working after the kernel is gone.
+
+Each function first shows a static figure of the default setting (`fallback.py`)
+and then returns the widget, which the cell displays after it. The figure is
+what print and readers without JavaScript get; when the explorer's front end
+runs, its stylesheet hides the figure on screen (and hides the explorer in
+print), so an ordinary reader sees only the explorer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import heads as _heads
+from ..figures import show
+from ..sentence import HEAD_NAMES, sentence_trace
+from ..scaling import STRATEGIES, saturation
+from . import data, fallback
+from .widgets import DkExplorer, HeadsExplorer, TemperatureExplorer, WhoAttendsExplorer
+
+__all__ = [
+    "dk_explorer",
+    "temperature_explorer",
+    "heads_explorer",
+    "who_attends_explorer",
+    "DkExplorer",
+    "TemperatureExplorer",
+    "HeadsExplorer",
+    "WhoAttendsExplorer",
+    "data",
+]
+
+
+def _position(values, value, name: str) -> int:
+    """Index of `value` among a control's positions, or a ValueError listing them."""
+    for i, v in enumerate(values):
+        if np.isclose(v, value):
+            return i
+    raise ValueError(f"{name} must be one of the explorer's positions {list(values)}, got {value!r}")
+
+
+def dk_explorer(d_k: int = 64, strategy: str = "none", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, figure: bool = True) -> DkExplorer:
+    """Slide d_k from 1 to 1024 under each scaling strategy and watch softmax saturate.
+
+    Every state comes from `scaling.saturation(d_k, strategy, n_keys, n_queries, seed)`
+    and `scaling.score_samples`. Starts at (d_k, strategy).
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
+    states = data.dk_states(n_keys=n_keys, n_queries=n_queries, seed=seed)
+    index = _position(states["d_k"], d_k, "d_k")
+    if figure:
+        show(*fallback.dk_figure(states, index, strategy))
+    return DkExplorer(data=states, d_k_index=index, strategy=strategy)
+
+
+def temperature_explorer(scores=None, labels=None, *, temperature: float = 1.0, figure: bool = True) -> TemperatureExplorer:
+    """Slide the temperature T and watch softmax(scores / T) sharpen (T < 1) or flatten (T > 1).
+
+    `scores` (n,) default to the example query of the d_k explorer at d_k = 64
+    with ÷√d_k (`saturation(64, "sqrt_d_k").scaled_scores`), keys labelled k₁ … k₈.
+    """
+    if scores is None:
+        scores = saturation(64, "sqrt_d_k").scaled_scores
+    scores = np.asarray(scores, dtype=float)
+    if labels is None:
+        labels = [f"k{data._sub(j + 1)}" for j in range(scores.size)]
+    states = data.temperature_states(scores, labels)
+    index = _position(states["temperatures"], temperature, "temperature")
+    if figure:
+        show(*fallback.temperature_figure(states, index))
+    return TemperatureExplorer(data=states, temperature_index=index)
+
+
+def heads_explorer(h: int = 4, *, d_model: int = 16, layer=None, figure: bool = True) -> HeadsExplorer:
+    """Split the same d_model = 16 weights into h ∈ {1, 2, 4, 8, 16} heads; see each head's map and d_k.
+
+    `layer` defaults to chapter 6's seeded `heads.small_layer(d_model)` on six
+    words; any object with tokens, X, W_Q, W_K, W_V works.
+    """
+    layer = _heads.small_layer(d_model=d_model, num_heads=1) if layer is None else layer
+    states = data.heads_states(layer.tokens, layer.X, layer.W_Q, layer.W_K, layer.W_V)
+    index = _position(states["head_counts"], h, "h")
+    if figure:
+        show(*fallback.heads_figure(states, index))
+    return HeadsExplorer(data=states, h_index=index)
+
+
+def who_attends_explorer(token: str = "it", *, text: str | None = None, figure: bool = True) -> WhoAttendsExplorer:
+    """Choose a word of the sentence and see whom it attends to in each head.
+
+    Uses chapter 8's hand-built three-head layer, `sentence.sentence_trace(text)`.
+    """
+    tokens, trace = sentence_trace() if text is None else sentence_trace(text)
+    if token not in tokens:
+        raise ValueError(f"token must be one of the sentence's tokens {tokens}, got {token!r}")
+    states = data.who_attends_states(tokens, trace, head_names=HEAD_NAMES)
+    index = tokens.index(token)
+    if figure:
+        show(*fallback.who_attends_figure(states, index))
+    return WhoAttendsExplorer(data=states, token=index)

@@ -1,0 +1,179 @@
+"""Every state an explorer can show, computed here by the NumPy core.
+
+The widgets' front ends only draw: for each position of each control they look
+up a state built below. Numbers are rounded to what is drawn or printed
+(`DIGITS` decimals), which keeps a page's saved widget state small; the tests
+compare these states, and the numbers on screen, with the core.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib import colormaps
+
+from .._validate import as_matrix, positive_int
+from ..figures import OKABE_ITO, SEQUENTIAL
+from ..multihead import trace_attention
+from ..scaling import STRATEGIES, divisor, entropy, gradient_size, histogram, saturation, score_samples, with_temperature
+
+DIGITS = 6  # decimals kept for every number handed to a front end
+D_K_VALUES = tuple(2**i for i in range(11))  # 1, 2, 4, …, 1024: every power of two
+# Temperatures on a roughly logarithmic 1–1.5–2–3–5–7 ladder, 1 in the middle.
+TEMPERATURES = (0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0)
+HEAD_COUNTS = (1, 2, 4, 8, 16)
+SCALED_LIMIT = 8.0  # the scaled-score histogram's window, [-8, 8]: where softmax does its work
+BINS = 32
+
+
+def rounded(x, digits: int = DIGITS):
+    """Numbers (or nested arrays of them) as plain Python floats/lists rounded to `digits` decimals."""
+    return np.round(np.asarray(x, dtype=float), digits).tolist()
+
+
+def palette(n: int = 64) -> list[str]:
+    """The book's sequential colour map (cividis) as n hex colours, for weights 0 … 1."""
+    cmap = colormaps[SEQUENTIAL]
+    return ["#{:02x}{:02x}{:02x}".format(*(int(round(255 * c)) for c in cmap(i / (n - 1))[:3])) for i in range(n)]
+
+
+def colours() -> dict[str, str]:
+    """Okabe–Ito colours, from the same table the matplotlib figures use."""
+    return dict(OKABE_ITO)
+
+
+def weight_numbers(a) -> dict[str, float]:
+    """The numbers that matter for one query's weights a: largest weight, entropy, gradient size."""
+    a = as_matrix("a", a, ndim=1)
+    return {
+        "max_weight": rounded(a.max()),
+        "entropy": rounded(entropy(a)),
+        "gradient": rounded(gradient_size(a)),
+    }
+
+
+# ----------------------------------------------------------------------------- d_k
+def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_values=D_K_VALUES) -> dict:
+    """Every (d_k, strategy) state of the d_k explorer, from `saturation` and `score_samples`.
+
+    Returns a dict (JSON-ready): `d_k` (the slider's values), `strategies`
+    (key, label), `raw[i]` (histogram of the raw scores q·k at d_k[i] on a window
+    of ±4√d_k), and `states[strategy][i]` with the scaled-score histogram on
+    [-8, 8], the example query's scores and weights, its three numbers and the
+    averages over all n_queries queries.
+    """
+    d_k_values = [positive_int("d_k", d) for d in d_k_values]
+    raw, states = [], {s: [] for s in STRATEGIES}
+    for d_k in d_k_values:
+        samples = score_samples(d_k, n_keys=n_keys, n_queries=n_queries, seed=seed)
+        h = histogram(samples, limit=4 * math.sqrt(d_k), bins=BINS)
+        raw.append(_hist(h) | {"std": rounded(samples.std())})
+        for strategy in STRATEGIES:
+            sat = saturation(d_k, strategy, n_keys=n_keys, n_queries=n_queries, seed=seed)
+            scaled = samples / divisor(d_k, strategy)
+            states[strategy].append(
+                {
+                    "hist": _hist(histogram(scaled, limit=SCALED_LIMIT, bins=BINS)),
+                    "std": rounded(scaled.std()),
+                    "scores": rounded(sat.scaled_scores),
+                    "weights": rounded(sat.weights),
+                    **weight_numbers(sat.weights),
+                    "mean_max_weight": rounded(sat.mean_max_weight),
+                    "mean_entropy": rounded(sat.mean_entropy),
+                    "mean_gradient": rounded(sat.mean_gradient_size),
+                }
+            )
+    return {
+        "d_k": d_k_values,
+        "strategies": [{"key": k, "label": v} for k, v in STRATEGIES.items()],
+        "n_keys": n_keys,
+        "n_queries": n_queries,
+        "ln_n": rounded(math.log(n_keys)),
+        "keys": [f"k{_sub(j + 1)}" for j in range(n_keys)],
+        "raw": raw,
+        "states": states,
+        "colours": colours(),
+    }
+
+
+def _hist(h) -> dict:
+    return {"limit": rounded(h.limit), "fractions": rounded(h.fractions), "below": rounded(h.below), "above": rounded(h.above)}
+
+
+def _sub(n: int) -> str:
+    return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+# ----------------------------------------------------------------------------- temperature
+def temperature_states(scores, labels, *, temperatures=TEMPERATURES) -> dict:
+    """softmax(scores / T) and its numbers for every T on the slider (`with_temperature`)."""
+    scores = as_matrix("scores", scores, ndim=1)
+    labels = [str(x) for x in labels]
+    if len(labels) != scores.size:
+        raise ValueError(f"labels must name each of the {scores.size} scores, got {len(labels)} labels")
+    states = []
+    for T in temperatures:
+        a = with_temperature(scores, T)
+        states.append({"weights": rounded(a), **weight_numbers(a)})
+    return {
+        "temperatures": [float(T) for T in temperatures],
+        "scores": rounded(scores),
+        "labels": labels,
+        "ln_n": rounded(math.log(scores.size)),
+        "states": states,
+        "colours": colours(),
+    }
+
+
+# ----------------------------------------------------------------------------- heads
+def heads_states(tokens, X, W_Q, W_K, W_V, *, head_counts=HEAD_COUNTS, digits: int = 4) -> dict:
+    """Each head's attention map A⁽ʳ⁾ (n × n) for every h in `head_counts`, by `trace_attention`.
+
+    X (n, d_model); W_Q, W_K, W_V (d_model, d_model): the same weights split into
+    h heads of d_k = d_model / h columns each.
+    """
+    tokens = [str(t) for t in tokens]
+    states = []
+    for h in head_counts:
+        t = trace_attention(X, W_Q, W_K, W_V, num_heads=h)
+        states.append(
+            {
+                "h": h,
+                "d_k": t.d_k,
+                "maps": rounded(t.A, digits),
+            }
+        )
+    return {
+        "tokens": tokens,
+        "d_model": int(np.shape(X)[1]),
+        "head_counts": list(head_counts),
+        "states": states,
+        "palette": palette(),
+        "colours": colours(),
+    }
+
+
+# ----------------------------------------------------------------------------- who attends to whom
+def who_attends_states(tokens, trace, *, head_names=None, digits: int = 4) -> dict:
+    """Every head's weights A⁽ʳ⁾ (h, n, n) of a `Trace`, for the token picker.
+
+    `head_names` (h,) label the heads ("coreference", ...); plain numbers otherwise.
+    """
+    tokens = [str(t) for t in tokens]
+    if len(tokens) != trace.A.shape[1]:
+        raise ValueError(f"tokens must name each of the {trace.A.shape[1]} query rows, got {len(tokens)}")
+    names = [f"head {r + 1}" for r in range(trace.num_heads)]
+    if head_names is not None:
+        if len(head_names) != trace.num_heads:
+            raise ValueError(f"head_names must name each of the {trace.num_heads} heads, got {len(head_names)}")
+        names = [f"head {r + 1}: {name}" for r, name in enumerate(head_names)]
+    return {
+        "tokens": tokens,
+        "head_names": names,
+        "h": trace.num_heads,
+        "d_k": trace.d_k,
+        "A": rounded(trace.A, digits),
+        "palette": palette(),
+        "colours": colours(),
+    }

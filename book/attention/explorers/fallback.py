@@ -1,0 +1,112 @@
+"""Static figures of the explorers at their default setting, for print and for
+readers without JavaScript. Drawn from the same states the widgets show."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..figures import OKABE_ITO, SEQUENTIAL, weight_bars
+
+# The same colour and dash per strategy as the explorer's chart.
+STRATEGY_STYLE = {
+    "none": (OKABE_ITO["vermillion"], "-"),
+    "d_k": (OKABE_ITO["green"], "--"),
+    "sqrt_d_k": (OKABE_ITO["blue"], ":"),
+}
+
+
+def dk_figure(data: dict, d_k_index: int, strategy: str):
+    """Left: average largest weight against d_k per strategy, the setting ringed.
+    Right: the example query's weights at that setting. Returns (fig, alt)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.0), width_ratios=[1.15, 1])
+    x = np.arange(len(data["d_k"]))
+    for s in data["strategies"]:
+        colour, dash = STRATEGY_STYLE[s["key"]]
+        left.plot(x, [st["mean_max_weight"] for st in data["states"][s["key"]]], dash, color=colour, lw=2, label=s["label"])
+    current = data["states"][strategy][d_k_index]
+    left.plot([d_k_index], [current["mean_max_weight"]], "o", ms=10, mfc="none", mec="black", mew=2)
+    left.axhline(1 / data["n_keys"], color="black", lw=0.8, ls=(0, (1, 3)))
+    left.set_xticks(x[::2], labels=[str(d) for d in data["d_k"][::2]])
+    left.set_ylim(0, 1.02)
+    left.set_xlabel("d_k")
+    left.set_ylabel("largest weight (average)")
+    left.legend(fontsize=8, frameon=False, loc="center right")
+    label = next(s["label"] for s in data["strategies"] if s["key"] == strategy)
+    d_k = data["d_k"][d_k_index]
+    weight_bars(current["weights"], data["keys"], ax=right, highlight=int(np.argmax(current["weights"])))
+    right.set_title(f"one query, d_k = {d_k}, {label}", fontsize=10)
+    ends = "; ".join(
+        f"{s['label']}: {data['states'][s['key']][0]['mean_max_weight']:.2f} at d_k = {data['d_k'][0]} "
+        f"to {data['states'][s['key']][-1]['mean_max_weight']:.2f} at d_k = {data['d_k'][-1]}"
+        for s in data["strategies"]
+    )
+    alt = (
+        f"Average largest softmax weight over {data['n_keys']} keys against d_k. {ends}. "
+        f"Right: one query's weights at d_k = {d_k} with {label}; the largest is {current['max_weight']:.2f}."
+    )
+    return fig, alt
+
+
+def temperature_figure(data: dict, index: int):
+    """The weights at one temperature, with the largest weight against T beside them. Returns (fig, alt)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.0), width_ratios=[1, 1.15])
+    T = data["temperatures"]
+    state = data["states"][index]
+    weight_bars(state["weights"], data["labels"], ax=left, highlight=int(np.argmax(state["weights"])))
+    left.set_title(f"T = {T[index]:g}", fontsize=10)
+    right.plot(T, [s["max_weight"] for s in data["states"]], color=OKABE_ITO["blue"], lw=2, label="largest weight")
+    right.plot(T, [s["entropy"] / data["ln_n"] for s in data["states"]], "--", color=OKABE_ITO["orange"], lw=2, label="entropy ÷ ln n")
+    right.plot([T[index]], [state["max_weight"]], "o", ms=10, mfc="none", mec="black", mew=2)
+    right.set_xscale("log")
+    right.set_ylim(0, 1.02)
+    right.set_xlabel("temperature T")
+    right.legend(fontsize=8, frameon=False)
+    alt = (
+        f"Softmax weights at temperature T = {T[index]:g}: largest {state['max_weight']:.2f}, entropy "
+        f"{state['entropy']:.2f} nats. Right: the largest weight falls from {data['states'][0]['max_weight']:.2f} "
+        f"at T = {T[0]:g} to {data['states'][-1]['max_weight']:.2f} at T = {T[-1]:g} while the entropy rises to ln n."
+    )
+    return fig, alt
+
+
+def heads_figure(data: dict, index: int):
+    """Each head's attention map for one h. Returns (fig, alt)."""
+    state = data["states"][index]
+    h, tokens = state["h"], data["tokens"]
+    cols = min(h, 4)
+    rows = -(-h // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(6.4, 1.9 * rows + 0.4), squeeze=False)
+    for r, ax in enumerate(axes.flat):
+        if r >= h:
+            ax.axis("off")
+            continue
+        ax.imshow(state["maps"][r], cmap=SEQUENTIAL, vmin=0, vmax=1)
+        ax.set_title(f"head {r + 1} (d_k = {state['d_k']})", fontsize=9)
+        ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontsize=7)
+        ax.set_yticks(range(len(tokens)), labels=tokens if r % cols == 0 else [], fontsize=7)
+        ax.tick_params(length=0)
+    alt = (
+        f"{h} attention maps, one per head, each {len(tokens)} × {len(tokens)} over the tokens "
+        f"{', '.join(tokens)}; d_model = {data['d_model']} is split into {h} heads of d_k = {state['d_k']}."
+    )
+    return fig, alt
+
+
+def who_attends_figure(data: dict, token: int):
+    """The chosen token's weights over every token, one row of bars per head. Returns (fig, alt)."""
+    h, tokens = data["h"], data["tokens"]
+    fig, axes = plt.subplots(h, 1, figsize=(6.4, 1.25 * h + 0.6), sharex=True, squeeze=False)
+    summary = []
+    for r, ax in enumerate(axes[:, 0]):
+        w = data["A"][r][token]
+        top = int(np.argmax(w))
+        ax.bar(range(len(tokens)), w, color=[OKABE_ITO["vermillion"] if j == top else OKABE_ITO["blue"] for j in range(len(tokens))])
+        ax.set_ylim(0, 1)
+        ax.set_yticks([0, 1])
+        ax.set_ylabel(f"head {r + 1}", fontsize=9)
+        summary.append(f"head {r + 1} attends most to {tokens[top]} ({w[top]:.2f})")
+    axes[-1, 0].set_xticks(range(len(tokens)), labels=tokens, rotation=45, ha="right")
+    axes[0, 0].set_title(f"weights of “{tokens[token]}” over the sentence", fontsize=10)
+    alt = f"Attention weights of the token “{tokens[token]}” over every token, per head: " + "; ".join(summary) + "."
+    return fig, alt

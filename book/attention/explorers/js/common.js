@@ -1,0 +1,261 @@
+// Shared drawing helpers for the explorers. Prepended to each explorer's own
+// module (anywidget loads one ES module per widget, so there are no imports).
+//
+// Nothing here computes a number that is shown: every value comes from the
+// state the NumPy core computed in Python. These helpers only place it.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+let explorerCount = 0;
+
+/** A page-unique id, so several explorers (or views of one) never share labels. */
+function uniqueId(prefix) {
+  explorerCount += 1;
+  return `ase-${prefix}-${explorerCount}-${Math.random().toString(36).slice(2, 7)}`;
+}
+
+/** Create an HTML element: h("p", {class: "x"}, ["text", child]). */
+function h(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === "text") node.textContent = v;
+    else if (k === "html") node.innerHTML = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of [].concat(children)) node.append(child);
+  return node;
+}
+
+/** Escape text for SVG/HTML markup. */
+function esc(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+/** A number as printed: fixed decimals, with a true minus sign. */
+function fmt(x, digits = 3) {
+  return Number(x).toFixed(digits).replace("-", "−");
+}
+
+/** A short number: 64, 0.05, 1.5 (no trailing zeros). */
+function short(x) {
+  return String(Number(x)).replace("-", "−");
+}
+
+/** Opening tag of a scalable SVG drawing with an accessible name. */
+function svgOpen(width, height, label) {
+  return `<svg xmlns="${SVG_NS}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(label)}" class="ase-svg">`;
+}
+
+/**
+ * Bars for weights in [0, ymax]: one per label, its value written above it.
+ * `highlight` is an index drawn in the accent colour (or -1).
+ */
+function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 320, height = 170, label }) {
+  const left = 30, right = 6, top = 16, bottom = 34;
+  const n = values.length, plotW = width - left - right, plotH = height - top - bottom;
+  const slot = plotW / n, barW = Math.max(2, slot * 0.7);
+  const y = (v) => top + plotH * (1 - Math.min(v, ymax) / ymax);
+  const small = n > 10 || slot < 24;
+  let out = svgOpen(width, height, label);
+  for (const t of [0, 0.5, 1]) {
+    out += `<line x1="${left}" x2="${width - right}" y1="${y(t * ymax)}" y2="${y(t * ymax)}" class="ase-grid"/>`;
+    out += `<text x="${left - 4}" y="${y(t * ymax) + 4}" text-anchor="end" class="ase-tick">${short(t * ymax)}</text>`;
+  }
+  values.forEach((v, i) => {
+    const x = left + i * slot + (slot - barW) / 2;
+    const fill = i === highlight ? colours.vermillion : colours.blue;
+    out += `<rect x="${x.toFixed(2)}" y="${y(v).toFixed(2)}" width="${barW.toFixed(2)}" height="${(y(0) - y(v)).toFixed(2)}" fill="${fill}"/>`;
+    if (!small || i === highlight)
+      out += `<text x="${(x + barW / 2).toFixed(2)}" y="${(y(v) - 3).toFixed(2)}" text-anchor="middle" class="ase-value">${fmt(v, 2)}</text>`;
+    const rotate = labels[i].length > 3 && slot < 40;
+    const lx = x + barW / 2, ly = height - bottom + 13;
+    out += `<text x="${lx.toFixed(2)}" y="${ly}" text-anchor="${rotate ? "end" : "middle"}" class="ase-tick"${
+      rotate ? ` transform="rotate(-35 ${lx.toFixed(2)} ${ly})"` : ""
+    }>${esc(labels[i])}</text>`;
+  });
+  return out + "</svg>";
+}
+
+/**
+ * A histogram of fractions on [-limit, limit]; `below`/`above` are the
+ * fractions outside the window, written at the edges.
+ */
+function histRows(hist, { x0, width, top, height, colour, title }) {
+  const n = hist.fractions.length, peak = Math.max(...hist.fractions, 1e-12), slot = width / n;
+  let out = `<text x="${x0}" y="${top - 5}" class="ase-label">${esc(title)}</text>`;
+  hist.fractions.forEach((f, i) => {
+    const bh = (height * f) / peak;
+    out += `<rect x="${(x0 + i * slot).toFixed(2)}" y="${(top + height - bh).toFixed(2)}" width="${Math.max(slot - 0.6, 0.5).toFixed(2)}" height="${bh.toFixed(2)}" fill="${colour}"/>`;
+  });
+  const base = top + height;
+  out += `<line x1="${x0}" x2="${x0 + width}" y1="${base}" y2="${base}" class="ase-axis"/>`;
+  for (const [t, anchor] of [[-hist.limit, "start"], [0, "middle"], [hist.limit, "end"]]) {
+    const x = x0 + ((t + hist.limit) / (2 * hist.limit)) * width;
+    out += `<line x1="${x}" x2="${x}" y1="${base}" y2="${base + 3}" class="ase-axis"/>`;
+    out += `<text x="${x}" y="${base + 14}" text-anchor="${anchor}" class="ase-tick">${short(Number(t.toPrecision(3)))}</text>`;
+  }
+  for (const [f, side] of [[hist.below, "below"], [hist.above, "above"]]) {
+    if (f < 0.005) continue; // under half a percent would print as 0%
+    const x = side === "below" ? x0 : x0 + width;
+    out += `<text x="${x}" y="${top + 10}" text-anchor="${side === "below" ? "start" : "end"}" class="ase-overflow">${
+      side === "below" ? "◀ " : ""
+    }${fmt(100 * f, 0)}% ${side === "below" ? "below" : "above"}${side === "above" ? " ▶" : ""}</text>`;
+  }
+  return out;
+}
+
+/**
+ * Lines over the slider's positions (x = index, evenly spaced) with y in [0, ymax],
+ * and a ring on `marker = {series, index}`.
+ */
+function linesSvg({ xLabels, series, marker, ymax = 1, width = 320, height = 170, label, xTitle, yTitle, floor, tickEvery }) {
+  const left = 34, right = 10, top = 12, bottom = 36;
+  const plotW = width - left - right, plotH = height - top - bottom, n = xLabels.length;
+  const x = (i) => left + (plotW * i) / (n - 1);
+  const y = (v) => top + plotH * (1 - v / ymax);
+  let out = svgOpen(width, height, label);
+  for (const t of [0, 0.5, 1]) {
+    out += `<line x1="${left}" x2="${width - right}" y1="${y(t * ymax)}" y2="${y(t * ymax)}" class="ase-grid"/>`;
+    out += `<text x="${left - 4}" y="${y(t * ymax) + 4}" text-anchor="end" class="ase-tick">${short(t * ymax)}</text>`;
+  }
+  if (floor) {
+    out += `<line x1="${left}" x2="${width - right}" y1="${y(floor.value)}" y2="${y(floor.value)}" class="ase-floor"/>`;
+    out += `<text x="${left + 4}" y="${y(floor.value) - 3}" text-anchor="start" class="ase-tick">${esc(floor.label)}</text>`;
+  }
+  const every = tickEvery || Math.ceil((n - 1) / 5);
+  xLabels.forEach((t, i) => {
+    if (i % every) return;
+    out += `<text x="${x(i)}" y="${height - bottom + 14}" text-anchor="middle" class="ase-tick">${esc(t)}</text>`;
+  });
+  out += `<text x="${left + plotW / 2}" y="${height - 4}" text-anchor="middle" class="ase-label">${esc(xTitle)}</text>`;
+  out += `<text x="10" y="${top + plotH / 2}" text-anchor="middle" class="ase-label" transform="rotate(-90 10 ${top + plotH / 2})">${esc(yTitle)}</text>`;
+  for (const s of series) {
+    const d = s.values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(2)} ${y(v).toFixed(2)}`).join("");
+    out += `<path d="${d}" fill="none" stroke="${s.colour}" stroke-width="${s.current ? 3 : 2}" stroke-dasharray="${s.dash || ""}"/>`;
+  }
+  if (marker) {
+    const s = series[marker.series];
+    const mx = x(marker.index), my = y(s.values[marker.index]);
+    out += `<circle cx="${mx.toFixed(2)}" cy="${my.toFixed(2)}" r="6" fill="none" stroke="currentColor" stroke-width="2" class="ase-marker"/>`;
+    out += `<circle cx="${mx.toFixed(2)}" cy="${my.toFixed(2)}" r="3" fill="${s.colour}"/>`;
+  }
+  return out + "</svg>";
+}
+
+/** A legend: a swatch (solid or dashed) and a name per series. */
+function legend(series) {
+  return h(
+    "ul",
+    { class: "ase-legend" },
+    series.map((s) =>
+      h("li", {}, [
+        h("span", {
+          class: "ase-swatch",
+          html: `<svg viewBox="0 0 24 6" aria-hidden="true"><line x1="0" x2="24" y1="3" y2="3" stroke="${s.colour}" stroke-width="3" stroke-dasharray="${s.dash || ""}"/></svg>`,
+        }),
+        s.label,
+      ])
+    )
+  );
+}
+
+/**
+ * A native range input over `count` positions with a visible label and value.
+ * Arrow keys, Page Up/Down, Home and End work because the browser provides them.
+ */
+function rangeControl({ name, labelHtml, count, index, valueText, onChange }) {
+  const id = uniqueId(name);
+  const output = h("output", { for: id, class: "ase-value-out" });
+  const input = h("input", { type: "range", id, min: 0, max: count - 1, step: 1, value: index, "data-control": name });
+  const label = h("label", { for: id, html: labelHtml });
+  const root = h("div", { class: "ase-range" }, [h("div", { class: "ase-range-head" }, [label, output]), input]);
+  const show = (i) => {
+    input.value = String(i);
+    output.textContent = valueText(i);
+    input.setAttribute("aria-valuetext", valueText(i));
+  };
+  input.addEventListener("input", () => onChange(Number(input.value)));
+  show(index);
+  return { root, input, show };
+}
+
+/** A group of native radio buttons (arrow keys move between them), styled as a switch. */
+function radioGroup({ name, legendText, options, value, onChange }) {
+  const group = uniqueId(name);
+  const inputs = [];
+  const items = options.map((o) => {
+    const input = h("input", { type: "radio", name: group, value: o.key, "data-control": name });
+    input.checked = o.key === value;
+    input.addEventListener("change", () => input.checked && onChange(o.key));
+    inputs.push(input);
+    return h("label", { class: "ase-choice" }, [input, h("span", { text: o.label })]);
+  });
+  const root = h("fieldset", { class: "ase-switch" }, [h("legend", { text: legendText }), ...items]);
+  const show = (v) => inputs.forEach((i) => (i.checked = i.value === v));
+  return { root, show };
+}
+
+/**
+ * The numbers that matter, as a definition list that is also an aria-live
+ * region. Each value carries data-key and data-value (the number as received)
+ * so tests can compare what is shown with the core.
+ */
+function numbersBlock() {
+  const root = h("dl", { class: "ase-numbers", "aria-live": "polite", "aria-atomic": "true" });
+  const show = (entries) => {
+    root.replaceChildren(
+      ...entries.flatMap((e) => [
+        h("dt", { html: e.label }),
+        h("dd", { "data-key": e.key, "data-value": e.value, text: e.text }),
+      ])
+    );
+  };
+  return { root, show };
+}
+
+/** A panel: a figure with a caption above its drawing. */
+function panel(caption, extraClass = "") {
+  const drawing = h("div", { class: "ase-drawing" });
+  const root = h("figure", { class: `ase-panel ${extraClass}` }, [h("figcaption", { html: caption }), drawing]);
+  return { root, drawing };
+}
+
+/** Colour for a weight in [0, 1] from the palette the core sent (cividis). */
+function shade(palette, w) {
+  const i = Math.max(0, Math.min(palette.length - 1, Math.round(w * (palette.length - 1))));
+  return palette[i];
+}
+
+/** Black or white text, whichever reads on that palette entry (cividis gets lighter as w grows). */
+function inkOn(palette, w) {
+  return w > 0.55 ? "#000" : "#fff";
+}
+
+/** Subscribe to model changes and return the matching unsubscribe for anywidget's cleanup. */
+function listen(model, names, callback) {
+  for (const n of names) model.on(`change:${n}`, callback);
+  return () => names.forEach((n) => model.off(`change:${n}`, callback));
+}
+
+/** A weights matrix as coloured cells (rows: queries, columns: keys), labelled by token. */
+function heatmapSvg({ matrix, rows, cols, palette, annotate = false, label, cell = 22, tokenLabels = true }) {
+  const left = tokenLabels ? 8 + 6.2 * Math.max(...rows.map((t) => t.length)) : 2;
+  const top = tokenLabels ? 8 + 5 * Math.max(...cols.map((t) => t.length)) : 2;
+  const width = left + cell * cols.length + 4, height = top + cell * rows.length + 4;
+  let out = svgOpen(width, height, label);
+  if (tokenLabels) rows.forEach((t, i) => {
+    out += `<text x="${left - 4}" y="${top + cell * i + cell / 2 + 4}" text-anchor="end" class="ase-tick">${esc(t)}</text>`;
+  });
+  if (tokenLabels) cols.forEach((t, j) => {
+    const x = left + cell * j + cell / 2, y = top - 4;
+    out += `<text x="${x}" y="${y}" text-anchor="start" class="ase-tick" transform="rotate(-60 ${x} ${y})">${esc(t)}</text>`;
+  });
+  matrix.forEach((row, i) =>
+    row.forEach((w, j) => {
+      out += `<rect x="${left + cell * j}" y="${top + cell * i}" width="${cell}" height="${cell}" fill="${shade(palette, w)}"><title>${esc(rows[i])} → ${esc(cols[j])}: ${fmt(w, 2)}</title></rect>`;
+      if (annotate)
+        out += `<text x="${left + cell * j + cell / 2}" y="${top + cell * i + cell / 2 + 3.5}" text-anchor="middle" class="ase-cell" style="fill:${inkOn(palette, w)}">${fmt(w, 2).replace(/^0/, "")}</text>`;
+    })
+  );
+  return out + "</svg>";
+}

@@ -1,0 +1,95 @@
+// attention-explorer: dk  (the browser tests find this explorer's page by this line)
+// d_k and softmax saturation (chapter 3). Traits: data (every state, from
+// attention.explorers.data.dk_states), d_k_index, strategy.
+
+const STYLE = {
+  none: { colour: "vermillion", dash: "" },
+  d_k: { colour: "green", dash: "6 3" },
+  sqrt_d_k: { colour: "blue", dash: "2 2" },
+};
+
+function render({ model, el }) {
+  const data = model.get("data");
+  const c = data.colours;
+  const root = h("div", { class: "ase-explorer ase-dk", "data-explorer": "dk" });
+
+  const slider = rangeControl({
+    name: "d_k",
+    labelHtml: "Key width d<sub>k</sub>",
+    count: data.d_k.length,
+    index: model.get("d_k_index"),
+    valueText: (i) => `d_k = ${data.d_k[i]}`,
+    onChange: (i) => { model.set("d_k_index", i); model.save_changes(); },
+  });
+  const strategy = radioGroup({
+    name: "strategy",
+    legendText: "Divide q·k by",
+    options: data.strategies,
+    value: model.get("strategy"),
+    onChange: (key) => { model.set("strategy", key); model.save_changes(); },
+  });
+  const scores = panel("Scores of all queries: raw q·k and scaled s");
+  const weights = panel("One query's weights over its keys");
+  const curve = panel("Largest weight (average over queries) against d<sub>k</sub>");
+  const numbers = numbersBlock();
+  const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: "The numbers that matter" }), numbers.root]);
+  const key = legend(data.strategies.map((s) => ({ label: s.label, colour: c[STYLE[s.key].colour], dash: STYLE[s.key].dash })));
+  curve.root.append(key);
+
+  root.append(
+    h("div", { class: "ase-controls" }, [slider.root, strategy.root]),
+    h("div", { class: "ase-panels" }, [scores.root, weights.root, numbersPanel, curve.root])
+  );
+  el.append(root);
+
+  function redraw() {
+    const i = model.get("d_k_index"), s = model.get("strategy");
+    const d_k = data.d_k[i], raw = data.raw[i], st = data.states[s][i];
+    const label = data.strategies.find((o) => o.key === s).label;
+    root.dataset.dK = d_k;
+    root.dataset.strategy = s;
+    slider.show(i);
+    strategy.show(s);
+
+    scores.drawing.innerHTML =
+      svgOpen(320, 190, `Histograms at d_k = ${d_k}: raw scores have standard deviation ${fmt(raw.std, 2)}; ` +
+        `after ${label} the scores have standard deviation ${fmt(st.std, 2)}, ` +
+        `${fmt(100 * (st.hist.below + st.hist.above), 0)}% of them outside ±${short(st.hist.limit)}.`) +
+      histRows(raw, { x0: 8, width: 304, top: 18, height: 52, colour: c.sky, title: `raw q·k  (std ${fmt(raw.std, 2)})` }) +
+      histRows(st.hist, { x0: 8, width: 304, top: 116, height: 52, colour: c[STYLE[s].colour], title: `scaled s, ${label}  (std ${fmt(st.std, 2)})` }) +
+      "</svg>";
+
+    const top = st.weights.indexOf(Math.max(...st.weights));
+    weights.drawing.innerHTML = barsSvg({
+      values: st.weights, labels: data.keys, colours: c, highlight: top,
+      label: `Weights of one query over ${data.n_keys} keys at d_k = ${d_k}, ${label}: ` +
+        data.keys.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`).join(", "),
+    });
+
+    const series = data.strategies.map((o) => ({
+      label: o.label, colour: c[STYLE[o.key].colour], dash: STYLE[o.key].dash, current: o.key === s,
+      values: data.states[o.key].map((x) => x.mean_max_weight),
+    }));
+    curve.drawing.innerHTML = linesSvg({
+      xLabels: data.d_k.map(String), series, marker: { series: data.strategies.findIndex((o) => o.key === s), index: i },
+      xTitle: "d_k", yTitle: "largest weight", floor: { value: 1 / data.n_keys, label: `uniform 1/${data.n_keys}` },
+      label: `Average largest weight against d_k: ` + series.map((x) =>
+        `${x.label} goes from ${fmt(x.values[0], 2)} at d_k = 1 to ${fmt(x.values[x.values.length - 1], 2)} at d_k = ${data.d_k[data.d_k.length - 1]}`).join("; ") +
+        `. Marked: ${label} at d_k = ${d_k}, ${fmt(st.mean_max_weight, 2)}.`,
+    });
+
+    numbers.show([
+      { key: "d_k", label: "d<sub>k</sub>, scaling", value: d_k, text: `${d_k}, ${label}` },
+      { key: "max_weight", label: "largest weight (this query)", value: st.max_weight, text: fmt(st.max_weight) },
+      { key: "entropy", label: `entropy (uniform: ${fmt(data.ln_n, 2)} nats)`, value: st.entropy, text: `${fmt(st.entropy)} nats` },
+      { key: "gradient", label: "gradient size ‖∂a/∂s‖", value: st.gradient, text: fmt(st.gradient) },
+      { key: "mean_max_weight", label: `largest weight, average of ${data.n_queries} queries`, value: st.mean_max_weight, text: fmt(st.mean_max_weight) },
+      { key: "mean_gradient", label: "gradient size, average", value: st.mean_gradient, text: fmt(st.mean_gradient) },
+    ]);
+  }
+
+  redraw();
+  return listen(model, ["d_k_index", "strategy"], redraw);
+}
+
+export default { render };

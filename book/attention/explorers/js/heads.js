@@ -1,0 +1,57 @@
+// attention-explorer: heads  (the browser tests find this explorer's page by this line)
+// Heads (chapter 6). Traits: data (every state, from
+// attention.explorers.data.heads_states), h_index.
+
+function render({ model, el }) {
+  const data = model.get("data");
+  const tokens = data.tokens;
+  const root = h("div", { class: "ase-explorer ase-heads-explorer", "data-explorer": "heads" });
+  const slider = rangeControl({
+    name: "h",
+    labelHtml: `Number of heads <i>h</i> (d<sub>model</sub> = ${data.d_model})`,
+    count: data.head_counts.length,
+    index: model.get("h_index"),
+    valueText: (i) => `h = ${data.head_counts[i]}`,
+    onChange: (i) => { model.set("h_index", i); model.save_changes(); },
+  });
+  const numbers = numbersBlock();
+  const grid = h("div", { class: "ase-heads" });
+  const key = h("p", { class: "ase-key" });
+  root.append(h("div", { class: "ase-controls" }, [slider.root]), numbers.root, key, grid);
+  el.append(root);
+
+  function redraw() {
+    const i = model.get("h_index"), st = data.states[i];
+    root.dataset.h = st.h;
+    slider.show(i);
+    // Fewer heads, bigger maps; from 8 heads on they are thumbnails without token labels.
+    const thumbnails = st.h >= 8;
+    grid.style.setProperty("--ase-cell", st.h <= 1 ? "260px" : st.h <= 4 ? "170px" : "90px");
+    key.textContent = `Rows: queries; columns: keys; both in sentence order (${tokens.join(", ")}). ` +
+      "Lighter cells carry more weight; each row sums to 1.";
+    grid.replaceChildren(
+      ...st.maps.map((m, r) => {
+        const fig = h("figure", { class: "ase-head", "data-head": r + 1 }, [
+          h("figcaption", { html: `head ${r + 1} · d<sub>k</sub> = ${st.d_k}` }),
+        ]);
+        const drawing = h("div", { class: "ase-drawing" });
+        drawing.innerHTML = heatmapSvg({
+          matrix: m, rows: tokens, cols: tokens, palette: data.palette, annotate: st.h <= 4, tokenLabels: !thumbnails,
+          label: `Head ${r + 1} of ${st.h}: attention weights of ${tokens.length} tokens over ${tokens.length} tokens; each token's largest weight: ` +
+            m.map((row, q) => `${tokens[q]} → ${tokens[row.indexOf(Math.max(...row))]} ${fmt(Math.max(...row), 2)}`).join(", "),
+        });
+        fig.append(drawing);
+        return fig;
+      })
+    );
+    numbers.show([
+      { key: "h", label: "heads <i>h</i>", value: st.h, text: String(st.h) },
+      { key: "d_k", label: "each head's d<sub>k</sub> = d<sub>model</sub> / h", value: st.d_k, text: `${data.d_model} / ${st.h} = ${st.d_k}` },
+    ]);
+  }
+
+  redraw();
+  return listen(model, ["h_index"], redraw);
+}
+
+export default { render };

@@ -1,0 +1,63 @@
+// attention-explorer: temperature  (the browser tests find this explorer's page by this line)
+// Temperature (chapter 4). Traits: data (every state, from
+// attention.explorers.data.temperature_states), temperature_index.
+
+function render({ model, el }) {
+  const data = model.get("data");
+  const c = data.colours, T = data.temperatures;
+  const root = h("div", { class: "ase-explorer ase-temperature", "data-explorer": "temperature" });
+
+  const slider = rangeControl({
+    name: "temperature",
+    labelHtml: "Temperature <i>T</i> (log steps)",
+    count: T.length,
+    index: model.get("temperature_index"),
+    valueText: (i) => `T = ${short(T[i])}`,
+    onChange: (i) => { model.set("temperature_index", i); model.save_changes(); },
+  });
+  const weights = panel("Weights softmax(s / <i>T</i>)");
+  const curve = panel("As <i>T</i> grows: largest weight falls, entropy rises");
+  const numbers = numbersBlock();
+  const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: "The numbers that matter" }), numbers.root]);
+  const lines = [
+    { label: "largest weight", colour: c.blue, dash: "" },
+    { label: "entropy ÷ ln n (1 = uniform)", colour: c.orange, dash: "6 3" },
+  ];
+  curve.root.append(legend(lines));
+  root.append(
+    h("div", { class: "ase-controls" }, [slider.root]),
+    h("div", { class: "ase-panels" }, [weights.root, numbersPanel, curve.root])
+  );
+  el.append(root);
+
+  function redraw() {
+    const i = model.get("temperature_index"), st = data.states[i];
+    root.dataset.temperature = T[i];
+    slider.show(i);
+    const top = st.weights.indexOf(Math.max(...st.weights));
+    weights.drawing.innerHTML = barsSvg({
+      values: st.weights, labels: data.labels, colours: c, highlight: top,
+      label: `Weights at T = ${short(T[i])}: ` + data.labels.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`).join(", "),
+    });
+    const series = [
+      { ...lines[0], values: data.states.map((s) => s.max_weight), current: true },
+      { ...lines[1], values: data.states.map((s) => s.entropy / data.ln_n) },
+    ];
+    curve.drawing.innerHTML = linesSvg({
+      xLabels: T.map(short), series, marker: { series: 0, index: i }, xTitle: "temperature T (log scale)", yTitle: "", tickEvery: 4,
+      label: `Largest weight against temperature, from ${fmt(series[0].values[0], 2)} at T = ${short(T[0])} to ` +
+        `${fmt(series[0].values[T.length - 1], 2)} at T = ${short(T[T.length - 1])}; marked at T = ${short(T[i])}.`,
+    });
+    numbers.show([
+      { key: "temperature", label: "temperature <i>T</i>", value: T[i], text: short(T[i]) },
+      { key: "max_weight", label: "largest weight", value: st.max_weight, text: fmt(st.max_weight) },
+      { key: "entropy", label: `entropy (uniform: ${fmt(data.ln_n, 2)} nats)`, value: st.entropy, text: `${fmt(st.entropy)} nats` },
+      { key: "gradient", label: "gradient size ‖∂a/∂s‖", value: st.gradient, text: fmt(st.gradient) },
+    ]);
+  }
+
+  redraw();
+  return listen(model, ["temperature_index"], redraw);
+}
+
+export default { render };

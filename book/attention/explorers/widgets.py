@@ -1,0 +1,121 @@
+"""The explorers as anywidgets: Python holds every state, JavaScript only draws.
+
+Each widget syncs one `data` trait (all states, computed by the core in
+`data.py`) and the position of each control. In a live kernel, setting a
+trait from Python moves the control (`w.strategy = "none"`); in the static
+book there is no kernel, and the front end switches between the saved states
+by itself. Same code, same numbers, in the book, in Jupyter and in the slides.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import traitlets
+
+from ..scaling import STRATEGIES
+
+HERE = Path(__file__).parent
+
+
+def _esm(name: str) -> str:
+    """One explorer's ES module: the shared helpers followed by its own code."""
+    return (HERE / "js" / "common.js").read_text() + "\n" + (HERE / "js" / f"{name}.js").read_text()
+
+
+_CSS = (HERE / "explorers.css").read_text()
+
+
+class _Explorer(anywidget.AnyWidget):
+    """Shared by the four explorers: the precomputed states and the stylesheet."""
+
+    _css = traitlets.Unicode(_CSS).tag(sync=True)
+    data = traitlets.Dict().tag(sync=True)
+
+    def _check_index(self, proposal, count: int, name: str) -> int:
+        i = proposal["value"]
+        if not 0 <= i < count:
+            raise traitlets.TraitError(f"{name} must be between 0 and {count - 1}, got {i}")
+        return i
+
+
+class DkExplorer(_Explorer):
+    """d_k slider × scaling switch over `data.dk_states()`."""
+
+    _esm = traitlets.Unicode(_esm("dk")).tag(sync=True)
+    d_k_index = traitlets.Int(0).tag(sync=True)
+    strategy = traitlets.Unicode("none").tag(sync=True)
+
+    @traitlets.validate("d_k_index")
+    def _valid_index(self, proposal):
+        return self._check_index(proposal, len(self.data["d_k"]), "d_k_index")
+
+    @traitlets.validate("strategy")
+    def _valid_strategy(self, proposal):
+        if proposal["value"] not in STRATEGIES:
+            raise traitlets.TraitError(f"strategy must be one of {sorted(STRATEGIES)}, got {proposal['value']!r}")
+        return proposal["value"]
+
+    @property
+    def d_k(self) -> int:
+        return self.data["d_k"][self.d_k_index]
+
+    @property
+    def state(self) -> dict:
+        """What is on screen now: the state for (d_k, strategy)."""
+        return self.data["states"][self.strategy][self.d_k_index]
+
+
+class TemperatureExplorer(_Explorer):
+    """Temperature slider over `data.temperature_states()`."""
+
+    _esm = traitlets.Unicode(_esm("temperature")).tag(sync=True)
+    temperature_index = traitlets.Int(0).tag(sync=True)
+
+    @traitlets.validate("temperature_index")
+    def _valid_index(self, proposal):
+        return self._check_index(proposal, len(self.data["temperatures"]), "temperature_index")
+
+    @property
+    def temperature(self) -> float:
+        return self.data["temperatures"][self.temperature_index]
+
+    @property
+    def state(self) -> dict:
+        return self.data["states"][self.temperature_index]
+
+
+class HeadsExplorer(_Explorer):
+    """Number of heads h over `data.heads_states()`."""
+
+    _esm = traitlets.Unicode(_esm("heads")).tag(sync=True)
+    h_index = traitlets.Int(0).tag(sync=True)
+
+    @traitlets.validate("h_index")
+    def _valid_index(self, proposal):
+        return self._check_index(proposal, len(self.data["head_counts"]), "h_index")
+
+    @property
+    def h(self) -> int:
+        return self.data["head_counts"][self.h_index]
+
+    @property
+    def state(self) -> dict:
+        return self.data["states"][self.h_index]
+
+
+class WhoAttendsExplorer(_Explorer):
+    """Pick a token (the query) and see its weights per head, from `data.who_attends_states()`."""
+
+    _esm = traitlets.Unicode(_esm("who_attends")).tag(sync=True)
+    token = traitlets.Int(0).tag(sync=True)
+
+    @traitlets.validate("token")
+    def _valid_token(self, proposal):
+        return self._check_index(proposal, len(self.data["tokens"]), "token")
+
+    @property
+    def weights(self) -> list:
+        """The chosen token's weights over every token, per head: (h, n)."""
+        return [head[self.token] for head in self.data["A"]]
