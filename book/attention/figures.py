@@ -426,33 +426,33 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
 
 
 # ----------------------------------------------------------------------------- chapter 8 (the whole layer)
-def attention_map(A, tokens: Sequence[str], *, title: str = "", highlight: tuple[int, int] | None = None,
-                  threshold: float = 0.15, ax=None):  # fmt: skip
+def attention_map(A, tokens: Sequence[str], *, key_tokens: Sequence[str] | None = None, title: str = "",
+                  highlight: tuple[int, int] | None = None, threshold: float = 0.15, ax=None):  # fmt: skip
     """One head's weights A (n, n_k) as a heatmap on a fixed 0…1 scale, rows
-    (queries) and columns (keys) labelled by the tokens.
+    (queries) labelled by `tokens`, columns (keys) by `key_tokens` (the same
+    tokens unless given, as in cross-attention).
 
     For a sentence-sized n only weights ≥ `threshold` are written in the cells
-    (so the pattern reads at a glance); `highlight` = (i, j) outlines one cell,
-    e.g. ("it", "animal"). Returns the Figure.
+    (so the pattern reads at a glance); `highlight` = (i, j) outlines cell
+    (i, j), e.g. ("it", "animal"), and writes every weight of row i. Returns the Figure.
     """
     A = np.asarray(A, dtype=float)
     if A.ndim != 2:
         raise ValueError(f"attention_map draws one head's A (n, n_k), got shape {A.shape}")
     n_q, n_k = A.shape
-    labels = list(tokens)
     if ax is None:
         side = min(6.4, 1.6 + 0.42 * n_k)
         _, ax = plt.subplots(figsize=(side, min(6.4, 1.3 + 0.38 * n_q)))
-    heatmap(A, "A", row_labels=labels[:n_q], col_labels=labels[-n_k:] if len(labels) >= n_k else labels, ax=ax,
+    heatmap(A, "A", row_labels=list(tokens), col_labels=list(tokens if key_tokens is None else key_tokens), ax=ax,
             annotate=False, cmap=SEQUENTIAL, vmin=0.0, vmax=1.0)  # fmt: skip
     ax.set_title(title or shape_label("A", A))
     ax.set_xlabel("key j (attended to)")
     ax.set_ylabel("query i (attending)")
     ax.tick_params(labelsize=9)
+    row = None if highlight is None else highlight[0]
     for (i, j), value in np.ndenumerate(A):
-        if value >= threshold:
-            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7.5,
-                    color="black" if value > 0.55 else "white")  # fmt: skip
+        if value >= threshold or i == row:
+            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7.5, color="black" if value > 0.55 else "white")  # fmt: skip
     if highlight is not None:
         i, j = highlight
         ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
@@ -471,8 +471,10 @@ def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: s
         ax.plot(x, np.asarray(y, dtype=float), marker="o", color=CYCLE[k], label=label)
         if k == 0 and point_labels is not None:
             for xi, yi, text in zip(x, y, point_labels):
-                ax.annotate(text, (xi, yi), textcoords="offset points", xytext=(-6, 8), ha="right", fontsize=9)
+                ax.annotate(text, (xi, yi), textcoords="offset points", xytext=(4, -6), ha="left", va="top",
+                            fontsize=9, color=CYCLE[0])  # fmt: skip
     ax.set_xscale("log")
+    ax.margins(x=0.15)  # room for the last point's label
     if logy:
         ax.set_yscale("log")
     ax.set_xlabel(xlabel)
@@ -572,3 +574,40 @@ def masked_heatmap(M, keep, name: str, *, row_labels: Sequence[str] | None = Non
             light = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] > 0.55
             ax.text(j, i, fmt.format(value), ha="center", va="center", color="black" if light else "white", fontsize=10)
     return ax.figure
+
+
+def tile_diagram(n_blocks: int = 6, current: tuple[int, int] = (2, 3)):
+    """The n × n score matrix cut into n_blocks × n_blocks tiles: on the left all of it
+    held at once (naive), on the right one query block's row of tiles, with the one tile
+    in memory now, `current` = (query block, key block), drawn dark (tiled). Returns the Figure."""
+    fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6))
+    qi, kj = current
+    for ax, tiled in zip(axes, (False, True)):
+        ax.set_xlim(0, n_blocks)
+        ax.set_ylim(n_blocks, 0)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for side in ax.spines.values():
+            side.set_visible(False)
+        for i in range(n_blocks):
+            for j in range(n_blocks):
+                if not tiled:
+                    colour = OKABE_ITO["vermillion"]
+                elif i == qi and j == kj:
+                    colour = OKABE_ITO["blue"]
+                elif i == qi and j < kj:
+                    colour = "#cfe3f1"  # already folded into the running state
+                elif i < qi:
+                    colour = "#eeeeee"  # finished: only its rows of Z remain
+                else:
+                    colour = "white"
+                ax.add_patch(matplotlib.patches.Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="#888888",
+                                                          linewidth=0.8))  # fmt: skip
+        ax.set_xlabel("keys j (blocks of b)")
+        ax.set_ylabel("queries i (blocks of b)")
+    axes[0].set_title("naive: all n × n scores at once", fontsize=10)
+    axes[1].set_title("tiled: one b × b tile at a time", fontsize=10)
+    axes[1].annotate("", xy=(n_blocks - 0.15, qi + 0.5), xytext=(kj + 1.05, qi + 0.5),
+                     arrowprops={"arrowstyle": "->", "color": OKABE_ITO["blue"], "linewidth": 1.5})  # fmt: skip
+    return fig
