@@ -298,3 +298,16 @@ def test_state_is_a_plain_record():
     state = start(2, 3, batch=(4,), dtype=np.float32)
     assert isinstance(state, SoftmaxState)
     assert state.m.shape == (4, 2) and state.acc.shape == (4, 2, 3) and state.acc.dtype == np.float32
+
+
+# ---------------------------------------------------------------- the measuring helpers (no timing asserted)
+def test_compare_measures_both_and_agrees():
+    from attention.longcontext import compare, comparison_markdown
+
+    row = compare(256, d=16, block_size=32, repeat=1)
+    assert row.max_difference < TOL
+    assert row.naive.peak_bytes > 256 * 256 * 8  # at least one n × n float64 matrix
+    assert row.tiled.peak_bytes < row.naive.peak_bytes
+    assert 0 < row.peak_ratio < 1 and row.naive.seconds > 0 and row.tiled.seconds > 0
+    table = comparison_markdown([row])
+    assert table.count("\n") == 2 and "| 256 |" in table and f"{row.peak_ratio:.2%}" in table

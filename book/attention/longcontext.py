@@ -1,0 +1,144 @@
+"""Measuring what the n × n matrix costs: naive attention against tiled attention.
+
+Used by chapter 11 (a few quick sizes) and by scripts/bench_long_context.py
+(n = 256 … 8192). Peak memory is what `tracemalloc` sees NumPy allocate while
+the function runs, on top of the inputs; time is the best of a few runs, with
+tracing off.
+
+    measure(fn, *args)                      Measurement(seconds, peak_bytes)
+    compare(n, d=64, block_size=256)        one Comparison row: naive vs tiled at n tokens
+    comparison_markdown(rows)               the rows as a Markdown table
+"""
+
+from __future__ import annotations
+
+import time
+import tracemalloc
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validate import positive_int
+from .core import scaled_dot_product_attention
+from .costs import format_bytes
+from .tiled import tiled_attention
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Wall time of the fastest run (seconds) and the peak of memory allocated during one run (bytes)."""
+
+    seconds: float
+    peak_bytes: int
+
+
+def peak_bytes(fn: Callable, *args, **kwargs) -> int:
+    """Peak bytes NumPy (and Python) allocated while `fn(*args, **kwargs)` ran, by tracemalloc."""
+    return _traced(fn, *args, **kwargs)[0]
+
+
+def _traced(fn: Callable, *args, **kwargs):
+    """(peak bytes above what was allocated before the call, fn's result)."""
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        result = fn(*args, **kwargs)
+        return tracemalloc.get_traced_memory()[1] - base, result
+    finally:
+        if not was_tracing:
+            tracemalloc.stop()
+
+
+def seconds(fn: Callable, *args, repeat: int = 3, **kwargs) -> float:
+    """Fastest wall time of `repeat` runs of `fn(*args, **kwargs)`, tracing off."""
+    repeat = positive_int("repeat", repeat)
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(*args, **kwargs)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def measure(fn: Callable, *args, repeat: int = 3, **kwargs) -> Measurement:
+    """Time (best of `repeat`) and peak memory (one traced run) of `fn(*args, **kwargs)`."""
+    return Measurement(seconds(fn, *args, repeat=repeat, **kwargs), peak_bytes(fn, *args, **kwargs))
+
+
+def random_qkv(n, d=64, seed=0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Seeded Q, K, V, each (n, d), float64 with standard normal entries."""
+    n, d = positive_int("n", n), positive_int("d", d)
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((n, d)), rng.standard_normal((n, d)), rng.standard_normal((n, d))
+
+
+def _naive_Z(Q, K, V):
+    return scaled_dot_product_attention(Q, K, V)[0]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Naive and tiled attention on the same n × d inputs: both measurements and how far apart the Zs are."""
+
+    n: int
+    d: int
+    block_size: int
+    naive: Measurement
+    tiled: Measurement
+    max_difference: float
+
+    @property
+    def peak_ratio(self) -> float:
+        """Tiled peak / naive peak: how much of the naive memory tiling needs."""
+        return self.tiled.peak_bytes / self.naive.peak_bytes
+
+    @property
+    def time_ratio(self) -> float:
+        """Tiled time / naive time."""
+        return self.tiled.seconds / self.naive.seconds
+
+
+def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
+    """Measure naive `scaled_dot_product_attention` and `tiled_attention` at n tokens of width d.
+
+    Each is timed (best of `repeat`, tracing off) and run once under tracemalloc;
+    the two traced results give `max_difference`.
+    """
+    Q, K, V = random_qkv(n, d, seed)
+    block_size = positive_int("block_size", block_size)
+    naive_peak, Z_naive = _traced(_naive_Z, Q, K, V)  # Z (n × d) is small; peaks are measured above it
+    tiled_peak, Z_tiled = _traced(tiled_attention, Q, K, V, block_size)
+    naive = Measurement(seconds(_naive_Z, Q, K, V, repeat=repeat), naive_peak)
+    tiled = Measurement(seconds(tiled_attention, Q, K, V, block_size, repeat=repeat), tiled_peak)
+    difference = float(np.abs(Z_naive - Z_tiled).max())
+    return Comparison(n=int(n), d=int(d), block_size=block_size, naive=naive, tiled=tiled, max_difference=difference)
+
+
+def comparison_markdown(rows: Iterable[Comparison]) -> str:
+    """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks."""
+    lines = [
+        "| n | naive time (s) | naive peak | tiled time (s) | tiled peak | tiled / naive peak | tiled / naive time |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.n:,} | {r.naive.seconds:.3f} | {format_bytes(r.naive.peak_bytes)} | {r.tiled.seconds:.3f} "
+            f"| {format_bytes(r.tiled.peak_bytes)} | {r.peak_ratio:.2%} | {r.time_ratio:.2f} |"
+        )
+    return "\n".join(lines)
+
+
+__all__ = [
+    "Measurement",
+    "Comparison",
+    "peak_bytes",
+    "seconds",
+    "measure",
+    "random_qkv",
+    "compare",
+    "comparison_markdown",
+]

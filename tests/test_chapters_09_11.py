@@ -1,0 +1,123 @@
+"""Chapters 9–11: their checkers explain right and wrong answers, and the built
+pages show the numbers the core computes (skipped when the pages are not built)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import numpy as np
+import pytest
+
+from attention import causal_mask, trace_attention
+from attention.examples import translation
+from attention.exercises import check, solution
+from attention.exercises.ch11 import EX_SCORES
+from attention.masks import masked_softmax
+from attention.sentence import NUM_HEADS, embed, tokenize, weights
+from attention.tiled import online_softmax_steps
+from conftest import HTML
+
+EXERCISES = ["9.1", "9.2", "9.3", "10.1", "10.2", "10.3", "11.1", "11.2", "11.3"]
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_right_answer_passes(exercise_id):
+    feedback = check(exercise_id, solution(exercise_id))
+    assert feedback.ok, str(feedback)
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_wrong_answer_names_the_entry(exercise_id):
+    wrong = np.array(solution(exercise_id), dtype=float)
+    index = (-1,) * wrong.ndim
+    wrong[index] += 1.0
+    feedback = check(exercise_id, wrong)
+    assert not feedback.ok
+    text = str(feedback)
+    if wrong.ndim:
+        last = ", ".join(str(s - 1) for s in wrong.shape)
+        assert f"[{last}]" in text, text  # the wrong entry is named…
+    assert "off by +1" in text, text  # …with by how much
+    assert "Hint:" in text
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_unanswered_says_so(exercise_id):
+    assert "Not answered yet" in str(check(exercise_id, ...))
+
+
+def test_9_1_forgetting_the_mask_is_caught_on_the_upper_triangle():
+    from attention import softmax
+    from attention.exercises.ch09 import EX1_S
+
+    feedback = check("9.1", softmax(EX1_S))  # the plain softmax, no mask
+    assert not feedback.ok
+    assert "A[0, 1]" in str(feedback) and "expected 0" in str(feedback)
+
+
+def test_9_2_first_row_is_the_first_value():
+    Z = solution("9.2")
+    np.testing.assert_array_equal(Z[0], [1.0, 0.0, 1.0])  # v for "I" in the seed's example
+    np.testing.assert_allclose(np.round(Z[1], 2), [0.36, 0.64, 0.36])  # "love", as without the mask
+
+
+def test_10_1_transposed_shape_is_caught():
+    feedback = check("10.1", (8, 12, 7))
+    assert not feedback.ok and "the shape of A[1]" in str(feedback)
+
+
+def test_11_1_forgetting_to_rescale_is_caught():
+    # Adding the new block's terms without shrinking the old ℓ by exp(2 − 4).
+    m = EX_SCORES.max()
+    no_rescale = np.exp(EX_SCORES[:2] - EX_SCORES[:2].max()).sum() + np.exp(EX_SCORES[2:] - m).sum()
+    feedback = check("11.1", [m, no_rescale])
+    assert not feedback.ok and "[m, ℓ] after both blocks[1]" in str(feedback)
+
+
+# ---------------------------------------------------------------- the built pages
+def _text(name: str) -> str:
+    path = HTML / "book" / f"{name}.html"
+    if not path.exists():
+        pytest.skip(f"{path} is not built")
+    page = html.unescape(path.read_text(encoding="utf-8"))
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+
+
+def test_chapter_9_page_shows_the_masked_weights():
+    text = _text("09_causal_masking")
+    tokens = tokenize()
+    n = len(tokens)
+    kept = n * (n + 1) // 2
+    assert f"that is {kept} of {n * n}" in text
+    w = weights()
+    X = embed(tokens)
+    causal = trace_attention(X, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS, mask=causal_mask(n))
+    full = trace_attention(X, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+    i, j = tokens.index("it"), tokens.index("animal")
+    assert f"{full.head(0).A[i, j]:.2f} without the mask and {causal.head(0).A[i, j]:.2f} with it" in text
+    prefix = tokens[:5]
+    layer = trace_attention(embed(prefix), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+    A = masked_softmax(layer.head(2).S, causal_mask(5))
+    assert f"{A[1, 0]:.2f} / {A[1, 1]:.2f}" in text
+    assert f"Without the mask {n} rows change; with it 1," in text
+    assert f"is {(512 * 511) // 2}" in text  # exercise 9.3's solution: n(n − 1)/2 for n = 512
+
+
+def test_chapter_10_page_shows_the_cross_attention_weights():
+    text = _text("10_cross_attention")
+    t = translation()
+    A = trace_attention(t.X_tgt, t.W_Q, t.W_K, t.W_V, X_kv=t.X_src).head(0).A
+    assert f"weight {A[3, 2]:.2f} on “cats”" in text or f"weight {A[3, 2]:.2f} on \"cats\"" in text
+    assert f"{A[0, 0]:.2f} on each source word" in text
+    assert "A is 4 × 3" in text
+
+
+def test_chapter_11_page_shows_the_walk_through():
+    text = _text("11_long_context")
+    s = np.array([1.0, 3.0, 2.0, 5.0, 0.0, 4.0])
+    steps = online_softmax_steps(s, np.arange(1.0, 7.0)[:, None], 2)
+    for step in steps:
+        assert f"{step.l:.4f}" in text and f"{float(step.acc[0]):.4f}" in text
+    assert f"shrinks by {steps[1].rescale:.4f}" in text
+    assert f"$(n / b)^2 =$ {8192**2 // 256**2:,}" in text or f"= {8192**2 // 256**2:,}" in text
