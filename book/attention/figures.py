@@ -403,7 +403,7 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
     if a.shape != (2,) or any(b.shape != (2,) for b in others):
         raise ValueError(f"dot_product_panels draws 2-D vectors, got a {a.shape} and {[b.shape for b in others]}")
     names = list(names) if names is not None else ["b"] * len(others)
-    fig, axes = plt.subplots(1, len(others), figsize=(min(2.1 * len(others), 6.4), 2.5))
+    fig, axes = plt.subplots(1, len(others), figsize=(min(1.7 * len(others), 6.4), 2.2))
     limit = 1.45 * max(np.abs(np.concatenate([a, *others])).max(), 1.0)
     for ax, b, name in zip(np.atleast_1d(axes), others, names):
         ax.set_xlim(-limit, limit)
@@ -421,7 +421,7 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
         ax.text(*(a + [0, -0.22 * limit]), "a", color=OKABE_ITO["blue"], ha="center", va="center", fontsize=12)
         ax.text(*(b + [0.12 * limit * (b[1] != 0), 0.2 * limit * (b[1] == 0)]), "b", color=OKABE_ITO["vermillion"],
                 ha="center", va="center", fontsize=12)  # fmt: skip
-        ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=11)
+        ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=12)
     return fig
 
 
