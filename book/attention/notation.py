@@ -95,43 +95,39 @@ def layer_shapes(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, tup
     }
 
 
-# symbol -> (math, what it is, shape in symbols)
+# symbol -> (math, what it is, shape in symbols; "" for a number)
 NOTATION: dict[str, tuple[str, str, str]] = {
-    "n": ("n", "number of tokens", "scalar"),
-    "d_model": (r"d_{\text{model}}", "width of a token vector", "scalar"),
-    "d_k": ("d_k", "width of a query or key (one head)", "scalar"),
-    "d_v": ("d_v", "width of a value (one head)", "scalar"),
-    "h": ("h", "number of heads", "scalar"),
-    "X": ("X", "input: one token per row", r"n \times d_{\text{model}}"),
+    "n": ("n", "number of tokens", ""),
+    "d_model": (r"d_{\text{model}}", "width of a token vector", ""),
+    "d_k": ("d_k", "width of a query or key (one head)", ""),
+    "d_v": ("d_v", "width of a value (one head)", ""),
+    "h": ("h", "number of heads", ""),
+    "X": ("X", "input, one token per row", r"n \times d_{\text{model}}"),
     "W_Q": ("W_Q", "query weights (one head)", r"d_{\text{model}} \times d_k"),
     "W_K": ("W_K", "key weights (one head)", r"d_{\text{model}} \times d_k"),
     "W_V": ("W_V", "value weights (one head)", r"d_{\text{model}} \times d_v"),
-    "Q": ("Q = XW_Q", "queries: what each token looks for", r"n \times d_k"),
-    "K": ("K = XW_K", "keys: what each token offers", r"n \times d_k"),
-    "V": ("V = XW_V", "values: what each token passes on", r"n \times d_v"),
+    "Q": ("Q", "queries $XW_Q$: what each token looks for", r"n \times d_k"),
+    "K": ("K", "keys $XW_K$: what each token offers", r"n \times d_k"),
+    "V": ("V", "values $XW_V$: what each token passes on", r"n \times d_v"),
     "QKᵀ": (r"QK^\top", "raw scores; entry $(i, j)$ is $q_i \\cdot k_j$", r"n \times n"),
-    "S": (r"S = QK^\top / \sqrt{d_k}", "scaled scores", r"n \times n"),
-    "A": (r"A = \operatorname{softmax}(S)", "attention weights, rows sum to 1", r"n \times n"),
-    "Z": ("Z = AV", "one head's output", r"n \times d_v"),
+    "S": ("S", r"scaled scores $QK^\top / \sqrt{d_k}$", r"n \times n"),
+    "A": ("A", r"weights $\operatorname{softmax}(S)$; rows sum to 1", r"n \times n"),
+    "Z": ("Z", "one head's output $AV$", r"n \times d_v"),
     "Z⁽ʳ⁾": (r"Z^{(r)}", "head $r$'s output, $r = 1, \\dots, h$", r"n \times d_v"),
-    "Z_cat": (r"Z_{\text{cat}}", "heads side by side", r"n \times h d_v"),
+    "Z_cat": (r"Z_{\text{cat}}", "the heads' outputs side by side", r"n \times h d_v"),
     "W_O": ("W^O", "output weights", r"h d_v \times d_{\text{model}}"),
-    "Y": (r"Y = Z_{\text{cat}} W^O", "the layer's output", r"n \times d_{\text{model}}"),
+    "Y": ("Y", r"the layer's output $Z_{\text{cat}} W^O$", r"n \times d_{\text{model}}"),
 }
 
 
 def notation_table(config: LayerConfig, n: int, *, seed: int = 0) -> str:
-    """The notation as a MyST Markdown table: symbol, meaning, shape, and the
-    shape measured on a layer of `config` with n tokens."""
+    """The notation as a MyST Markdown table: symbol, meaning, and the shape in
+    symbols = the shape measured on a layer of `config` with n tokens."""
     shapes = layer_shapes(config, n, seed=seed)
-    lines = [
-        "| symbol | what it is | shape | measured |",
-        "|---|---|---|---|",
-    ]
+    lines = ["| symbol | what it is | shape (measured) |", "|---|---|---|"]
     for key, (tex, meaning, shape) in NOTATION.items():
         measured = " × ".join(str(s) for s in shapes[key])
-        shape_cell = "number" if shape == "scalar" else f"${shape}$"
-        lines.append(f"| ${tex}$ | {meaning} | {shape_cell} | {measured} |")
+        lines.append(f"| ${tex}$ | {meaning} | {f'${shape}$ = ' if shape else ''}{measured} |")
     return "\n".join(lines)
 
 

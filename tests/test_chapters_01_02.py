@@ -1,0 +1,231 @@
+"""The introduction and chapters 1–2: the notation module, the exercises' checkers,
+and the seed's numbers on the built pages, where the chapters say they are."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attention import projection, scores, softmax, trace_attention
+from attention.examples import i_love
+from attention.exercises import check, solution
+from attention.exercises.ch01 import YOU
+from attention.sentence import tokenize
+from attention.notation import ORIGINAL_TRANSFORMER, LayerConfig, bmatrix, layer_shapes, notation_table
+from conftest import HTML
+
+EX = i_love()
+SEED_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in seeds/001
+SEED_K = np.array([[1, 1, 0], [0, 1, 1]])
+SEED_V = np.array([[1, 0, 1], [0, 1, 0]])
+
+# Right answers worked out independently of the core: plain NumPy on the seed's printed
+# matrices, and the original Transformer's published sizes (d_model 512, d_k 64).
+RIGHT = {
+    "1.1": SEED_V.tolist(),  # a reader types nested lists
+    "1.2": (YOU @ EX.W_Q).tolist(),
+    "1.3": 3 * 512 * 64,
+    "2.1": (YOU @ EX.W_Q @ SEED_K.T).tolist(),
+    "2.2": (SEED_Q @ SEED_Q.T).tolist(),
+    "2.3": (np.vstack([EX.X, YOU]) @ EX.W_Q @ (np.vstack([EX.X, YOU]) @ EX.W_K).T).tolist(),
+}
+NAMES = {"1.1": "V", "1.2": "q_you", "1.3": "the number of weights", "2.1": "scores_you", "2.2": "QQᵀ", "2.3": "QKᵀ"}
+
+
+# ------------------------------------------------------------------ the notation module
+def test_original_transformer_sizes():
+    cfg = ORIGINAL_TRANSFORMER
+    assert (cfg.d_model, cfg.h, cfg.d_k, cfg.d_v) == (512, 8, 64, 64)
+
+
+def test_layer_shapes_of_the_original_transformer():
+    shapes = layer_shapes(ORIGINAL_TRANSFORMER, n=11)
+    assert shapes["X"] == (11, 512)
+    assert shapes["W_Q"] == shapes["W_K"] == shapes["W_V"] == (512, 64)
+    assert shapes["Q"] == shapes["K"] == shapes["V"] == shapes["Z"] == shapes["Z⁽ʳ⁾"] == (11, 64)
+    assert shapes["QKᵀ"] == shapes["S"] == shapes["A"] == (11, 11)
+    assert shapes["Z_cat"] == shapes["Y"] == (11, 512)
+    assert shapes["W_O"] == (512, 512)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 6), d_k=st.integers(1, 5), h=st.integers(1, 4))
+def test_layer_shapes_follow_the_formulas(n, d_k, h):
+    cfg = LayerConfig(d_model=d_k * h, h=h)
+    s = layer_shapes(cfg, n)
+    assert s["Q"] == (n, d_k) and s["QKᵀ"] == (n, n)
+    assert s["Z_cat"] == (n, h * d_k) and s["W_O"] == (h * d_k, d_k * h)
+
+
+def test_every_symbol_has_a_row_in_the_table():
+    table = notation_table(ORIGINAL_TRANSFORMER, n=11)
+    rows = table.splitlines()[2:]
+    assert len(rows) == 20
+    assert any(r.startswith("| $W^O$") and r.endswith("= 512 × 512 |") for r in rows)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [({"d_model": 10, "h": 3}, ValueError), ({"d_model": 0, "h": 1}, ValueError), ({"d_model": 8.0, "h": 2}, TypeError)],
+)
+def test_layer_config_rejects_bad_sizes(kwargs, error):
+    with pytest.raises(error, match="d_model|h"):
+        LayerConfig(**kwargs)
+
+
+def test_bmatrix():
+    assert bmatrix([[2, 0], [-0.0, 3]]) == r"\begin{bmatrix} 2 & 0 \\ 0 & 3 \end{bmatrix}"
+    assert bmatrix([0.6412, 1], "{:.2f}") == r"\begin{bmatrix} 0.64 & 1.00 \end{bmatrix}"
+    with pytest.raises(ValueError, match="M"):
+        bmatrix(np.zeros((2, 2, 2)))
+
+
+# ------------------------------------------------------------------ the checkers
+@pytest.mark.parametrize("exercise", RIGHT)
+def test_a_right_answer_passes(exercise):
+    feedback = check(exercise, RIGHT[exercise])
+    assert feedback.ok, str(feedback)
+    assert str(feedback).startswith("Correct")
+
+
+@pytest.mark.parametrize("exercise", RIGHT)
+def test_the_expected_answer_is_the_independent_one(exercise):
+    np.testing.assert_allclose(solution(exercise), RIGHT[exercise])
+
+
+@settings(max_examples=30, deadline=None)
+@given(exercise=st.sampled_from(sorted(RIGHT)), data=st.data())
+def test_a_wrong_entry_is_named(exercise, data):
+    answer = np.array(RIGHT[exercise], dtype=float)
+    index = tuple(data.draw(st.integers(0, size - 1)) for size in answer.shape)
+    delta = data.draw(st.sampled_from([-3.0, -1.0, 1.5, 2.0]))  # beyond every tolerance
+    answer[index] += delta
+    feedback = check(exercise, answer)
+    assert not feedback.ok
+    where = f"{NAMES[exercise]}[{', '.join(map(str, index))}]" if index else NAMES[exercise]
+    assert f"{where} is" in str(feedback), str(feedback)
+    assert f"off by {delta:+.3g}" in str(feedback)
+    assert "Hint:" in str(feedback)
+
+
+@pytest.mark.parametrize("exercise", RIGHT)
+def test_unanswered_and_wrong_shape(exercise):
+    assert "Not answered yet" in str(check(exercise, ...))
+    wrong_shape = np.zeros(np.shape(RIGHT[exercise]) + (2,))
+    feedback = check(exercise, wrong_shape)
+    assert not feedback.ok and "shape" in str(feedback)
+
+
+# ------------------------------------------------------------------ the built pages
+def _page(name: str) -> str:
+    path = HTML / "book" / f"{name}.html"
+    if not path.exists():
+        pytest.skip(f"{path} is not built")
+    return path.read_text()
+
+
+def _section(page: str, section_id: str) -> str:
+    """The HTML of <section id=section_id>, nested sections included."""
+    start = page.index(f'<section id="{section_id}"')
+    depth, pos = 0, start
+    for m in re.finditer(r"<section\b|</section>", page[start:]):
+        depth += 1 if m.group() == "<section" else -1
+        if depth == 0:
+            pos = start + m.end()
+            break
+    return page[start:pos]
+
+
+def _pasted_text(section: str) -> list[str]:
+    """The glued inline values, in reading order."""
+    return [html.unescape(v) for v in re.findall(r'<span class="pasted-text">(.*?)</span>', section)]
+
+
+def _pasted_math(section: str) -> str:
+    """All glued display math of a section, whitespace removed."""
+    blocks = re.findall(r'<div class="pasted-math[^"]*">(.*?)</div>', section, flags=re.S)
+    return re.sub(r"\s+", "", html.unescape("".join(blocks)))
+
+
+def _tex(M) -> str:
+    """A matrix as the pages write it (integers without decimals), whitespace removed."""
+    rows = [" & ".join(f"{v:g}" for v in row) for row in np.atleast_2d(M)]
+    return re.sub(r"\s+", "", r"\begin{bmatrix}" + r"\\".join(rows) + r"\end{bmatrix}")
+
+
+def test_chapter_1_shows_the_seed_projection():
+    Q = projection(EX.X, EX.W_Q)
+    K = projection(EX.X, EX.W_K)
+    section = _section(_page("01_projection"), "the-seed-s-example-i-love")
+    assert _pasted_text(section)[:5] == [
+        str(EX.X.shape[0]), str(EX.X.shape[1]), str(EX.X[0].astype(int).tolist()),
+        str(EX.X[1].astype(int).tolist()), str(EX.W_Q.shape[1]),
+    ]  # fmt: skip
+    for M in (EX.X, EX.W_Q, Q):
+        assert _tex(M) in _pasted_math(section)
+    np.testing.assert_array_equal(Q, SEED_Q)
+    # the per-token view: q_I is row 0 of Q
+    assert _tex(Q[0]) in _pasted_math(_section(_page("01_projection"), "one-row-at-a-time"))
+    # the honest note: our W_K gives the article's K
+    note = _pasted_math(_section(_page("01_projection"), "keys-and-values-an-honest-note"))
+    assert _tex(EX.W_K) in note and _tex(K) in note and _tex(EX.W_V) in note
+
+
+def test_chapter_1_shows_the_original_transformer_sizes():
+    section = _section(_page("01_projection"), "all-tokens-at-once")
+    cfg = ORIGINAL_TRANSFORMER
+    assert _pasted_text(section) == [str(v) for v in (cfg.d_model, cfg.h, cfg.d_k, 10, cfg.d_model, cfg.d_k)]
+
+
+def test_chapter_1_shows_what_breaks_without_projections():
+    section = _section(_page("01_projection"), "why-three-different-matrices")
+    XX_T = scores(EX.X, EX.X)
+    QK_T = scores(projection(EX.X, EX.W_Q), projection(EX.X, EX.W_K))
+    A_plain = softmax(XX_T)
+    assert _pasted_text(section) == [
+        f"{XX_T[0, 1]:.0f}", f"{QK_T[1, 0]:.0f}", f"{QK_T[1, 0]:.0f}", f"{QK_T[0, 1]:.0f}",
+        f"{XX_T[0, 0]:.0f}", f"{100 * A_plain[0, 0]:.0f}",
+    ]  # fmt: skip
+    rows = " \\\\ ".join(" & ".join(f"{v:.2f}" for v in row) for row in A_plain)
+    assert re.sub(r"\s+", "", rf"\begin{{bmatrix}} {rows} \end{{bmatrix}}") in _pasted_math(section)
+
+
+def test_chapter_2_shows_the_seed_scores():
+    t = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)
+    QK_T = t.head(0).QK_T
+    np.testing.assert_array_equal(QK_T, SEED_Q @ SEED_K.T)
+    section = _section(_page("02_scores"), "the-i-love-scores")
+    assert _tex(QK_T) in _pasted_math(section)
+    assert _tex(t.Q) in _pasted_math(section) and _tex(t.K.T) in _pasted_math(section)
+    assert _pasted_text(section)[:2] == [str(t.Q[0].astype(int).tolist()), str(t.K[0].astype(int).tolist())]
+    assert _pasted_text(section)[2:] == [f"{v:.0f}" for v in QK_T.ravel()]  # row by row
+
+
+def test_chapter_2_shows_the_asymmetry():
+    QK_T = scores(projection(EX.X, EX.W_Q), projection(EX.X, EX.W_K))
+    M = EX.W_Q @ EX.W_K.T
+    section = _section(_page("02_scores"), "the-scores-are-not-symmetric")
+    assert _pasted_text(section) == [f"{QK_T[0, 1]:.0f}", f"{QK_T[1, 0]:.0f}", f"{M[0, 1]:.0f}", f"{M[1, 0]:.0f}"]
+    assert QK_T[0, 1] != QK_T[1, 0] and M[0, 1] != M[1, 0]
+    assert _tex(M) in _pasted_math(section)
+
+
+def test_chapter_2_shows_the_dot_products_of_directions():
+    a = np.array([1, 0])
+    section = _section(_page("02_scores"), "the-dot-product-measures-agreement")
+    assert _pasted_text(section) == [str(a @ b) for b in ([1, 0], [0, 1], [-1, 0])]
+
+
+def test_intro_shows_the_measured_notation():
+    section = _section(_page("intro"), "notation")
+    text = html.unescape(re.sub(r"<[^>]+>", " ", section))
+    shapes = layer_shapes(ORIGINAL_TRANSFORMER, n=len(tokenize()))  # the sentence's tokens
+    for key in ("X", "W_Q", "Q", "QKᵀ", "Z_cat", "W_O", "Y"):
+        assert " × ".join(map(str, shapes[key])) in text, key
+    cfg = ORIGINAL_TRANSFORMER
+    assert _pasted_text(section) == [str(cfg.d_model), str(cfg.h), str(cfg.d_k), str(shapes["n"][0])]
