@@ -185,7 +185,10 @@ def test_stages_markdown_lists_every_stage():
     from attention.costs import stages_markdown
 
     md = stages_markdown(stage_costs(4096, 512))
-    assert "| scores QKᵀ | Q (n×d) · Kᵀ (d×n) | O(n²·d) | 8.59B multiply-adds |" in md
+    assert "| scores QKᵀ | O(n²·d) | 8.59B |" in md
+    assert "| scale and softmax | O(n²) | 16.8M (elementwise) |" in md
     assert len(md.splitlines()) == 2 + 5
+    wide = stages_markdown(stage_costs(4096, 512), products=True)
+    assert "| scores QKᵀ | Q (n×d) · Kᵀ (d×n) | O(n²·d) | 8.59B |" in wide
     with pytest.raises(TypeError, match="stage_costs"):
         stages_markdown([])

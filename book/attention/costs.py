@@ -223,14 +223,23 @@ def crossover_length(d, *, output_projection: bool = True) -> float:
     return k * d / 2
 
 
-def stages_markdown(stages: Iterable[StageCost]) -> str:
-    """The per-stage costs as a Markdown table: stage, product, order, count (three significant figures)."""
+def stages_markdown(stages: Iterable[StageCost], *, products: bool = False) -> str:
+    """The per-stage costs as a Markdown table: stage, (product,) order, count to three significant figures.
+
+    Counts are multiply-adds, except the softmax's elementwise operations,
+    marked "(elementwise)". `products` adds the matrix product of each stage
+    (a wider table: leave it out where the page must fit a phone).
+    """
     stages = list(stages)
     if not stages or not all(isinstance(s, StageCost) for s in stages):
         raise TypeError("stages must be a non-empty list of StageCost, as returned by stage_costs()")
-    lines = [
-        "| stage | product | order | count |",
-        "|---|---|---|---:|",
-        *(f"| {s.stage} | {s.product} | {s.big_o} | {format_count(s.count)} {s.kind} |" for s in stages),
-    ]
+
+    def count(s: StageCost) -> str:
+        return format_count(s.count) + ("" if s.kind == "multiply-adds" else " (elementwise)")
+
+    head = ["stage", *(["product"] if products else []), "order", "multiply-adds"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * (len(head) - 1) + "---:|"]
+    for s in stages:
+        cells = [s.stage, *([s.product] if products else []), s.big_o, count(s)]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

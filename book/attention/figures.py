@@ -441,8 +441,8 @@ def attention_map(A, tokens: Sequence[str], *, key_tokens: Sequence[str] | None 
         raise ValueError(f"attention_map draws one head's A (n, n_k), got shape {A.shape}")
     n_q, n_k = A.shape
     if ax is None:
-        side = min(6.4, 1.6 + 0.42 * n_k)
-        _, ax = plt.subplots(figsize=(side, min(6.4, 1.3 + 0.38 * n_q)))
+        # Small cells on a narrow figure: the labels stay legible when a phone shrinks it.
+        _, ax = plt.subplots(figsize=(min(6.4, 1.5 + 0.32 * n_k), min(6.4, 1.4 + 0.3 * n_q)))
     heatmap(A, "A", row_labels=list(tokens), col_labels=list(tokens if key_tokens is None else key_tokens), ax=ax,
             annotate=False, cmap=SEQUENTIAL, vmin=0.0, vmax=1.0)  # fmt: skip
     ax.set_title(title or shape_label("A", A))
@@ -466,7 +466,7 @@ def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: s
     against n; the first series' points can carry text labels. Returns the Figure."""
     x = np.asarray(x, dtype=float)
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 3.4))
+        _, ax = plt.subplots(figsize=(5.0, 3.2))
     for k, (label, y) in enumerate(series.items()):
         ax.plot(x, np.asarray(y, dtype=float), marker="o", color=CYCLE[k], label=label)
         if k == 0 and point_labels is not None:
@@ -474,7 +474,7 @@ def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: s
                 ax.annotate(text, (xi, yi), textcoords="offset points", xytext=(4, -6), ha="left", va="top",
                             fontsize=9, color=CYCLE[0])  # fmt: skip
     ax.set_xscale("log")
-    ax.margins(x=0.15)  # room for the last point's label
+    ax.margins(x=0.15, y=0.15)  # room for the first and last points' labels
     if logy:
         ax.set_yscale("log")
     ax.set_xlabel(xlabel)

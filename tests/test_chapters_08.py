@@ -1,0 +1,113 @@
+"""Chapter 8 (the whole layer): its checkers, and its built page showing the
+numbers the core computes (the memory table, the stage costs, "it" → "animal")."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from attention.costs import SEED_LENGTHS, memory_table, stage_costs
+from attention.exercises import check, solution
+from attention.exercises import ch08
+from attention.sentence import HEAD_NAMES, sentence_trace
+from conftest import HTML
+
+PAGE = HTML / "book" / "08_whole_layer.html"
+
+
+# --------------------------------------------------------------------------- checkers
+@pytest.mark.parametrize("exercise", ["8.1", "8.2", "8.3"])
+def test_right_answer_passes(exercise):
+    feedback = check(exercise, solution(exercise))
+    assert feedback.ok, feedback
+
+
+@pytest.mark.parametrize("exercise", ["8.1", "8.2", "8.3"])
+def test_unanswered_says_so(exercise):
+    feedback = check(exercise, ...)
+    assert not feedback.ok and "Not answered" in str(feedback)
+
+
+def test_wrong_z_it_names_the_entry():
+    tokens, t = sentence_trace()
+    head = t.head(0)
+    right = head.A[tokens.index("it")] @ head.V
+    wrong = right.copy()
+    wrong[1] += 0.3  # the "animate" entry
+    feedback = check("8.1", wrong)
+    assert not feedback.ok
+    assert "z_it[1]" in str(feedback) and "+0.3" in str(feedback)
+    assert "z_it[0]" not in str(feedback)
+
+
+def test_z_it_from_the_wrong_row_fails():
+    tokens, t = sentence_trace()
+    head = t.head(0)
+    assert not check("8.1", head.A[tokens.index("animal")] @ head.V).ok
+
+
+def test_memory_in_bytes_instead_of_mib_is_caught():
+    in_bytes = ch08.MEMORY_N**2 * 4
+    feedback = check("8.2", in_bytes)
+    assert not feedback.ok and "the memory in MiB" in str(feedback)
+    assert check("8.2", ch08.MEMORY_N**2 * 4 / 2**20).ok
+    assert not check("8.2", ch08.MEMORY_N**2 * 2 / 2**20).ok  # FP16 instead of FP32
+
+
+def test_scores_count_is_n_squared_d():
+    n, d = ch08.SCORES_N, ch08.SCORES_D
+    assert check("8.3", n * n * d).ok
+    assert not check("8.3", n * d * d).ok  # the projections' count, not the scores'
+
+
+# --------------------------------------------------------------------------- the built page
+def page_text() -> str:
+    if not PAGE.exists():
+        pytest.skip(f"chapter 8 is not built ({PAGE} missing)")
+    return PAGE.read_text(encoding="utf-8")
+
+
+def table_rows(page: str) -> list[list[str]]:
+    """Every <tr> of the page as its cells' plain text."""
+    rows = []
+    for tr in re.findall(r"<tr\b.*?</tr>", page, flags=re.S):
+        cells = re.findall(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", tr, flags=re.S)
+        rows.append([html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in cells])
+    return rows
+
+
+def visible_text(page: str) -> str:
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text)))
+
+
+def test_page_shows_the_memory_table_computed_by_costs():
+    rows = table_rows(page_text())
+    for row in memory_table(SEED_LENGTHS, bytes_per_entry="FP16"):
+        assert [row.n_text, row.entries_text, row.bytes_text] in rows, (
+            f"no table row {row.n_text} | {row.entries_text} | {row.bytes_text} on the page"
+        )
+
+
+def test_page_shows_the_stage_costs():
+    rows = table_rows(page_text())
+    counts = {r[0]: r[-1] for r in rows if r}
+    from attention.costs import format_count
+
+    for stage in stage_costs(4096, 512):
+        expected = format_count(stage.count) + ("" if stage.kind == "multiply-adds" else " (elementwise)")
+        assert counts.get(stage.stage) == expected, f"{stage.stage}: page shows {counts.get(stage.stage)!r}"
+
+
+def test_page_quotes_the_computed_weights_and_memory():
+    text = visible_text(page_text())
+    tokens, t = sentence_trace()
+    A1 = t.head(HEAD_NAMES.index("coreference")).A
+    it, animal = tokens.index("it"), tokens.index("animal")
+    assert f"{A1[it, animal]:.2f} on “animal”" in text
+    rows = memory_table()
+    assert f"{rows[-1].bytes / rows[0].bytes:,.0f} times the memory" in text
+    assert f"{rows[-1].bytes / 2**30:.1f} GiB" in text
+    assert f"from {rows[0].bytes / 2**20:.1f} MiB" in text
