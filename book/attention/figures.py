@@ -611,3 +611,27 @@ def tile_diagram(n_blocks: int = 6, current: tuple[int, int] = (2, 3)):
     axes[1].annotate("", xy=(n_blocks - 0.15, qi + 0.5), xytext=(kj + 1.05, qi + 0.5),
                      arrowprops={"arrowstyle": "->", "color": OKABE_ITO["blue"], "linewidth": 1.5})  # fmt: skip
     return fig
+
+
+def change_bars(series: dict, labels: Sequence[str], *, xlabel: str = "", title: str = ""):
+    """Horizontal bars, one row per label (token), one bar per series: e.g. how much each
+    output row moved under two settings. Labels read down the side, so long token lists
+    stay legible on a phone; a bar of exactly 0 is marked with a small "0". Returns the Figure."""
+    labels = list(labels)
+    fig, ax = plt.subplots(figsize=(6.0, 1.2 + 0.36 * len(labels)))
+    height = 0.8 / len(series)
+    y = np.arange(len(labels))
+    for k, (name, values) in enumerate(series.items()):
+        values = np.asarray(values, dtype=float)
+        offset = (k - (len(series) - 1) / 2) * height
+        ax.barh(y + offset, values, height, label=name, color=CYCLE[k])
+        for yi, value in zip(y + offset, values):
+            if value == 0:
+                ax.text(0, yi, " 0", va="center", ha="left", fontsize=8, color=CYCLE[k])
+    ax.set_yticks(y, labels=labels)
+    ax.invert_yaxis()  # first token on top, as in the text
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    return fig
