@@ -167,11 +167,13 @@ class Step:
         return self.chain[-1]
 
     def latex(self, aligned: bool = True) -> str:
-        """LaTeX of the chain; `aligned` puts each '=' on its own line (reads on a phone)."""
+        """LaTeX of the chain; `aligned` puts the left side and each '= …' on lines of their own,
+        so a long derivation stays narrow enough for a phone."""
         parts = [latex(e) for e in self.chain]
         if not aligned or len(parts) <= 2:
             return " = ".join(parts)
-        return r"\begin{aligned}" + parts[0] + "".join(r" &= " + p + r" \\ " for p in parts[1:])[:-4] + r"\end{aligned}"
+        lines = [f"& {parts[0]}"] + [rf"&\quad = {p}" for p in parts[1:]]
+        return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
     def _repr_latex_(self) -> str:
         return f"$$ {self.latex()} $$"

@@ -130,5 +130,5 @@ def exp_vs_linear(scores, labels: Sequence[str], linear, soft):
     ax.set_ylim(0, 1)
     ax.set_ylabel("weight")
     ax.legend(frameon=False)
-    ax.set_title("e^s widens the gaps between scores")
+    ax.set_title("$e^s$ widens the gaps between scores")
     return fig
