@@ -15,7 +15,7 @@ function render({ model, el }) {
     valueText: (i) => `T = ${short(T[i])}`,
     onChange: (i) => { model.set("temperature_index", i); model.save_changes(); },
   });
-  const weights = panel("Weights softmax(s / <i>T</i>)");
+  const weights = panel(`Weights softmax(s / <i>T</i>) for the scores s = (${data.scores.map((x) => short(Number(x.toPrecision(3)))).join(", ")})`);
   const curve = panel("As <i>T</i> grows: largest weight falls, entropy rises");
   const numbers = numbersBlock();
   const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: "The numbers that matter" }), numbers.root]);
@@ -33,6 +33,7 @@ function render({ model, el }) {
   function redraw() {
     const i = model.get("temperature_index"), st = data.states[i];
     root.dataset.temperature = T[i];
+    root.dataset.scores = JSON.stringify(data.scores);
     slider.show(i);
     const top = st.weights.indexOf(Math.max(...st.weights));
     weights.drawing.innerHTML = barsSvg({

@@ -32,9 +32,13 @@ function render({ model, el }) {
     ...buttons,
   ]);
   const numbers = numbersBlock();
+  const HEAD_COLOURS = [c.blue, c.orange, c.green, c.purple, c.vermillion, c.sky];
+  const headColour = (r) => HEAD_COLOURS[r % HEAD_COLOURS.length];
+  const lines = panel("Lines from the chosen token to every token, one colour per head", "ase-lines-panel");
+  lines.root.append(legend(data.head_names.map((name, r) => ({ label: name, colour: headColour(r) }))));
   const heads = data.A.map((_, r) => panel(esc(data.head_names[r])));
   const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: "Where each head looks most" }), numbers.root]);
-  root.append(picker, h("div", { class: "ase-panels" }, [...heads.map((p) => p.root), numbersPanel]));
+  root.append(picker, h("div", { class: "ase-panels" }, [lines.root, numbersPanel, ...heads.map((p) => p.root)]));
   el.append(root);
 
   function redraw() {
@@ -52,6 +56,7 @@ function render({ model, el }) {
         label: `${data.head_names[r]}: weights of “${tokens[q]}” over the sentence: ` + tokens.map((t, j) => `${t} ${fmt(w[j], 2)}`).join(", "),
       });
     });
+    lines.drawing.innerHTML = linksSvg(q, tops);
     numbers.show([
       { key: "token", label: "query token", value: tokens[q], text: `“${tokens[q]}”` },
       ...data.A.map((A, r) => ({
@@ -59,6 +64,28 @@ function render({ model, el }) {
         text: `“${tokens[tops[r]]}” ${fmt(A[q][tops[r]], 2)}`,
       })),
     ]);
+  }
+
+  /** Tokens in two columns, a line from query q to each key per head: thicker and darker for more weight. */
+  function linksSvg(q, tops) {
+    const row = 21, top = 10, width = 320, height = top + row * tokens.length;
+    const xl = 128, xr = 192, y = (i) => top + row * i + row / 2;
+    let out = svgOpen(width, height, `Lines from “${tokens[q]}” to every token; ` +
+      data.head_names.map((name, r) => `${name}: strongest to “${tokens[tops[r]]}” (${fmt(data.A[r][q][tops[r]], 2)})`).join("; "));
+    tokens.forEach((t, i) => {
+      const bold = i === q ? ' font-weight="700"' : "";
+      out += `<text x="${xl - 6}" y="${y(i) + 4}" text-anchor="end" class="ase-tick"${bold} opacity="${i === q ? 1 : 0.45}">${esc(t)}</text>`;
+      out += `<text x="${xr + 6}" y="${y(i) + 4}" text-anchor="start" class="ase-tick">${esc(t)}</text>`;
+    });
+    data.A.forEach((A, r) => {
+      const spread = (r - (data.h - 1) / 2) * 3;
+      A[q].forEach((w, j) => {
+        if (w < 0.01) return; // under 1 %: invisible anyway
+        out += `<line x1="${xl}" y1="${y(q)}" x2="${xr}" y2="${(y(j) + spread).toFixed(2)}" stroke="${headColour(r)}" ` +
+          `stroke-width="${(0.75 + 7 * w).toFixed(2)}" stroke-opacity="${(0.25 + 0.75 * w).toFixed(3)}" stroke-linecap="round"/>`;
+      });
+    });
+    return out + "</svg>";
   }
 
   redraw();

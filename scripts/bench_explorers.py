@@ -1,0 +1,165 @@
+"""Benchmark the explorers in Chromium: redraw time per control change, and page weight.
+
+    .venv/bin/python scripts/bench_explorers.py [--html _build/html] [--moves 200]
+
+For each explorer page of a built book it moves every control `--moves` times
+to seeded random positions and measures, in the page:
+
+- redraw: from just before the control's event is dispatched until the
+  explorer has redrawn and the browser has recomputed style and layout
+  (`performance.now()` around the dispatch, then a forced layout);
+- frame: from the same start until the next animation frame has run
+  (`requestAnimationFrame`, then a macrotask), i.e. until the new drawing can
+  be on screen. In headless Chromium frames tick at 60 Hz, so this includes
+  waiting for the frame and is at most one frame (~16.7 ms) more than redraw.
+
+Page weight is, for every chapter page, the bytes the page loads that are not
+shared assets: its HTML (which embeds the explorers' saved states) and its own
+images (`_images/`); `_static/` and the search index are shared by every page. Targets: median redraw < 16 ms, page
+weight < 1 MB. Prints tables; asserts nothing (benchmarks are not tests).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import http.server
+import os
+import platform
+import statistics
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+KINDS = ("dk", "temperature", "heads", "who-attends")
+
+# Runs in the page: move one control `moves` times, timing each redraw.
+MOVE = """async ({kind, control, moves}) => {
+  const root = document.querySelector(`.ase-explorer[data-explorer='${kind}']`);
+  const controls = [...root.querySelectorAll(`[data-control='${control}']`)];
+  const range = controls[0].type === 'range' ? controls[0] : null;
+  const count = range ? Number(range.max) + 1 : controls.length;
+  let seed = 12345, current = range ? Number(range.value) : controls.findIndex(c => c.checked || c.getAttribute('aria-pressed') === 'true');
+  const next = () => { seed = (1103515245 * seed + 12345) % 2147483648; return seed % count; };
+  const redraw = [], frame = [];
+  for (let k = 0; k < moves; k++) {
+    let target = next();
+    if (target === current) target = (target + 1) % count;
+    current = target;
+    const t0 = performance.now();
+    if (range) { range.value = String(target); range.dispatchEvent(new Event('input', {bubbles: true})); }
+    else controls[target].click();
+    root.getBoundingClientRect(); void document.body.offsetHeight;  // force style and layout
+    const t1 = performance.now();
+    await new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
+    redraw.push(t1 - t0); frame.push(performance.now() - t0);
+  }
+  return {redraw, frame};
+}"""
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory: Path):
+    handler = functools.partial(_Quiet, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+def pages(html: Path) -> list[str]:
+    return sorted(str(p.relative_to(html)) for p in html.rglob("*.html") if not p.relative_to(html).parts[0].startswith("_"))
+
+
+def explorer_pages(html: Path) -> dict[str, str]:
+    """Explorer kind -> the first page whose saved widget state holds its front end."""
+    found = {}
+    for page in pages(html):
+        text = (html / page).read_text(errors="ignore")
+        for kind in KINDS:
+            if kind not in found and f"// attention-explorer: {kind} " in text:
+                found[kind] = page
+    return found
+
+
+def new_page(browser, base: str, width: int = 1280):
+    """A page that may load only from our server (as the book's tests demand)."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    context.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).hostname in ("127.0.0.1", None) else r.abort())
+    return context, context.new_page()
+
+
+def weight(browser, base: str, html: Path, page_path: str) -> tuple[int, int, int]:
+    """(bytes of the HTML, bytes of its own images, bytes of the saved widget state) for one page."""
+    context, page = new_page(browser, base)
+    urls: set[str] = set()
+    page.on("requestfinished", lambda r: urls.add(r.url))
+    page.goto(f"{base}/{page_path}", wait_until="networkidle")
+    page.wait_for_timeout(300)
+    context.close()
+    own = 0
+    for url in urls:
+        path = unquote(urlparse(url).path).lstrip("/")
+        # Shared by every page: _static/ (themes, MathJax, the widget manager) and the search index.
+        if path == page_path or not path.startswith("_images/") or not (html / path).is_file():
+            continue
+        own += (html / path).stat().st_size
+    text = (html / page_path).read_text(errors="ignore")
+    start = text.find('<script type="application/vnd.jupyter.widget-state+json">')
+    state = len(text[start : text.find("</script>", start)].encode()) if start >= 0 else 0
+    return (html / page_path).stat().st_size, own, state
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--html", type=Path, default=Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html")))
+    parser.add_argument("--moves", type=int, default=200)
+    args = parser.parse_args()
+    if not (args.html / "index.html").exists():
+        print(f"no built book at {args.html}: build it first (scripts/build.sh)", file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    base, server = serve(args.html)
+    found = explorer_pages(args.html)
+    print(f"# Explorers benchmark, {datetime.date.today()}, {platform.machine()} with {os.cpu_count()} cores, "
+          f"Chromium headless, {args.moves} moves per control, book at {args.html}\n")  # fmt: skip
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        print("| explorer | page | control | redraw median (ms) | redraw worst (ms) | to next frame median (ms) | worst (ms) |")
+        print("|---|---|---|---:|---:|---:|---:|")
+        for kind in KINDS:
+            if kind not in found:
+                print(f"| {kind} | (not built) | | | | | |")
+                continue
+            context, page = new_page(browser, base)
+            page.goto(f"{base}/{found[kind]}", wait_until="networkidle")
+            page.wait_for_selector(f".ase-explorer[data-explorer='{kind}']", timeout=20_000)
+            controls = page.evaluate(
+                f"[...new Set([...document.querySelectorAll(\".ase-explorer[data-explorer='{kind}'] [data-control]\")].map(c => c.dataset.control))]"
+            )
+            for control in controls:
+                t = page.evaluate(MOVE, {"kind": kind, "control": control, "moves": args.moves})
+                r, f = t["redraw"], t["frame"]
+                print(f"| {kind} | {found[kind]} | {control} | {statistics.median(r):.2f} | {max(r):.2f} | "
+                      f"{statistics.median(f):.2f} | {max(f):.2f} |")  # fmt: skip
+            context.close()
+        print("\n| page | HTML (KB) | of which widget state (KB) | own images (KB) | total beyond _static/ (KB) |")
+        print("|---|---:|---:|---:|---:|")
+        for page_path in pages(args.html):
+            size, own, state = weight(browser, base, args.html, page_path)
+            print(f"| {page_path} | {size / 1024:.0f} | {state / 1024:.0f} | {own / 1024:.0f} | {(size + own) / 1024:.0f} |")
+        browser.close()
+    server.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
