@@ -6,8 +6,10 @@
 
 The decks are made from the same notebooks as the book (one source): the cells'
 `metadata.slideshow.slide_type` cut them into slides, `notes` cells become the
-speaker notes (press `s`), cells tagged `hide-input`/`remove-input` show their
-output only, `remove-cell` cells are dropped. The executed notebooks come from
+speaker notes (press `s`; the chapters tag them `remove-cell` to keep them out
+of the book, which the slides ignore for notes), cells tagged
+`hide-input`/`remove-input` show their output only, other `remove-cell` cells
+are dropped. The executed notebooks come from
 the book's jupyter-cache (`_build/.jupyter_cache`), so the slides show exactly
 the book's numbers; a notebook the cache does not match is executed here.
 
@@ -49,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # SLIDES_OUT and BOOK_HTML (as in tests/conftest.py) point a build elsewhere, e.g. a helper's /tmp copy.
 OUT = Path(os.environ.get("SLIDES_OUT", ROOT / "_build" / "slides"))
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # the built book; its slides/ is a copy of OUT
-CACHE = ROOT / "_build" / ".jupyter_cache"  # the book's executed notebooks (myst-nb + jupyter-cache)
+CACHE = SITE.parent / ".jupyter_cache"  # the book's executed notebooks (myst-nb + jupyter-cache)
 VENDOR = ROOT / "_build" / "vendor" / "slides"  # filled by scripts/vendor_assets.py
 HERE = Path(__file__).resolve().parent / "slides"  # our template and CSS
 WIDGETS_CONFIG = ROOT / "book" / "assets" / "widgets-config.js"  # the book's require.js map, reused
@@ -300,6 +302,9 @@ def for_slides(nb, name: str, decks: set[str]):
     nb = copy.deepcopy(nb)
     myst = MystToMarkdown(glue_outputs(nb), decks, name)
     for cell in nb.cells:
+        if cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
+            # Notes are tagged remove-cell to keep them out of the book; the slides need them.
+            cell.metadata["tags"] = [t for t in cell.metadata.get("tags", []) if t not in REMOVE_CELL]
         if cell.cell_type == "markdown":
             cell.source = myst.convert(cell.source)
         elif cell.cell_type == "code":
