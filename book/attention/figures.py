@@ -627,11 +627,12 @@ def change_bars(series: dict, labels: Sequence[str], *, xlabel: str = "", title:
         ax.barh(y + offset, values, height, label=name, color=CYCLE[k])
         for yi, value in zip(y + offset, values):
             if value == 0:
-                ax.text(0, yi, " 0", va="center", ha="left", fontsize=8, color=CYCLE[k])
+                ax.text(0, yi, " 0", va="center", ha="left", fontsize=9, fontweight="bold", color=CYCLE[k])
     ax.set_yticks(y, labels=labels)
     ax.invert_yaxis()  # first token on top, as in the text
     ax.set_xlabel(xlabel)
     if title:
         ax.set_title(title)
-    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=len(series), frameon=False,
+               fontsize=9)  # fmt: skip
     return fig
