@@ -66,7 +66,7 @@ def test_every_symbol_has_a_row_in_the_table():
     table = notation_table(ORIGINAL_TRANSFORMER, n=11)
     rows = table.splitlines()[2:]
     assert len(rows) == 20
-    assert any(r.startswith("| $W^O$") and r.endswith("= 512 × 512 |") for r in rows)
+    assert any(r.startswith("| $W^O$") and r.endswith("= 512\u00a0×\u00a0512 |") for r in rows)
 
 
 @pytest.mark.parametrize(
@@ -223,7 +223,7 @@ def test_chapter_2_shows_the_dot_products_of_directions():
 
 def test_intro_shows_the_measured_notation():
     section = _section(_page("intro"), "notation")
-    text = html.unescape(re.sub(r"<[^>]+>", " ", section))
+    text = html.unescape(re.sub(r"<[^>]+>", " ", section)).replace("\u00a0", " ")
     shapes = layer_shapes(ORIGINAL_TRANSFORMER, n=len(tokenize()))  # the sentence's tokens
     for key in ("X", "W_Q", "Q", "QKᵀ", "Z_cat", "W_O", "Y"):
         assert " × ".join(map(str, shapes[key])) in text, key

@@ -126,7 +126,7 @@ def notation_table(config: LayerConfig, n: int, *, seed: int = 0) -> str:
     shapes = layer_shapes(config, n, seed=seed)
     lines = ["| symbol | what it is | shape (measured) |", "|---|---|---|"]
     for key, (tex, meaning, shape) in NOTATION.items():
-        measured = " × ".join(str(s) for s in shapes[key])
+        measured = "\u00a0×\u00a0".join(str(s) for s in shapes[key])  # no line break inside 11 × 64
         lines.append(f"| ${tex}$ | {meaning} | {f'${shape}$ = ' if shape else ''}{measured} |")
     return "\n".join(lines)
 
