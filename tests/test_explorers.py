@@ -218,7 +218,7 @@ def click_range_at(root, fraction):
     root.page.mouse.click(box["x"] + 8 + fraction * (box["width"] - 16), box["y"] + box["height"] / 2)
 
 
-@pytest.mark.skipif(not HTML.exists(), reason="book not built")
+@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_dk_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "dk")
     assert_accessible(root)
@@ -253,7 +253,7 @@ def test_dk_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not HTML.exists(), reason="book not built")
+@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_temperature_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "temperature")
     assert_accessible(root)
@@ -279,7 +279,7 @@ def test_temperature_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not HTML.exists(), reason="book not built")
+@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_heads_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "heads")
     assert_accessible(root)
@@ -308,7 +308,7 @@ def test_heads_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not HTML.exists(), reason="book not built")
+@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_who_attends_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "who-attends")
     tokens, t = sentence_trace()
@@ -339,7 +339,7 @@ def test_who_attends_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not HTML.exists(), reason="book not built")
+@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 @pytest.mark.parametrize("kind", ["dk", "temperature", "heads", "who-attends"])
 def test_explorer_fits_a_phone_and_prints_its_figure(site, offline_page, kind):
     """At 375 px nothing overflows sideways; in print the explorer gives way to the static figure."""
