@@ -43,7 +43,7 @@ register(
 register(
     Exercise(
         id="10.2",
-        name="a_猫",
+        name="a_māo",
         expected=lambda: _cross_trace().head(0).A[translation().target.index("猫")],
         hint=(
             "Compute q for 猫 (its row of X_tgt times W_Q), its dot products with the three keys "
@@ -55,7 +55,7 @@ register(
 register(
     Exercise(
         id="10.3",
-        name="z_猫",
+        name="z_māo",
         expected=lambda: _cross_trace().Z[translation().target.index("猫")],
         hint="z for 猫 is its three weights times the three value rows V = X_src W_V: a_猫 @ V.",
     )
