@@ -313,6 +313,36 @@ def for_slides(nb, name: str, decks: set[str]):
                 if not (o.output_type == "stream" and o.get("name") == "stderr")
                 and not o.get("metadata", {}).get("scrapbook")
             ]  # fmt: skip
+    return share_notes(nb)
+
+
+def share_notes(nb):
+    """Give every subslide without notes the notes of its slide's nearest part that has some.
+
+    A slide split into subslides usually keeps its notes at the end; the speaker
+    view should show them on every part, not only the last.
+    """
+    kind = lambda c: c.metadata.get("slideshow", {}).get("slide_type", "-")  # noqa: E731
+    shown = [c for c in nb.cells if kind(c) != "skip" and not (REMOVE_CELL & set(c.metadata.get("tags", [])))]
+    slides, parts = [], None  # slides -> parts -> [cells]
+    for cell in shown:
+        if parts is None or (kind(cell) == "slide" and any(kind(c) != "notes" for p in parts for c in p)):
+            parts = [[]]
+            slides.append(parts)
+        elif kind(cell) == "subslide":
+            parts.append([])
+        parts[-1].append(cell)
+    for parts in slides:
+        notes = [[c for c in part if kind(c) == "notes"] for part in parts]
+        for i, part in enumerate(parts):
+            if part and not notes[i]:
+                near = sorted((j for j in range(len(parts)) if notes[j]), key=lambda j: (abs(j - i), j < i))
+                if near:
+                    at = next(k for k, c in enumerate(nb.cells) if c is part[-1]) + 1
+                    copies = [copy.deepcopy(c) for c in notes[near[0]]]
+                    for n, c in enumerate(copies):
+                        c.id = f"{c.get('id', 'notes')}-part{i}-{n}"[:64]  # cell ids must stay unique
+                    nb.cells[at:at] = copies
     return nb
 
 
