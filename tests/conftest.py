@@ -22,6 +22,14 @@ CHROMIUM = "/usr/bin/chromium"
 sys.path.insert(0, str(BOOK))  # `import attention`, as the notebooks beside it do
 
 
+def built_page(name: str) -> str:
+    """The HTML of the built chapter page book/<name>.html; skips the test if it is not built."""
+    path = HTML / "book" / f"{name}.html"
+    if not path.exists():
+        pytest.skip(f"{path} is not built")
+    return path.read_text(encoding="utf-8")
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # keep pytest's output readable
         pass

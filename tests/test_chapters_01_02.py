@@ -17,7 +17,7 @@ from attention.exercises import check, solution
 from attention.exercises.ch01 import YOU
 from attention.sentence import tokenize
 from attention.notation import ORIGINAL_TRANSFORMER, LayerConfig, bmatrix, layer_shapes, notation_table
-from conftest import HTML
+from conftest import built_page
 
 EX = i_love()
 SEED_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in seeds/001
@@ -122,11 +122,7 @@ def test_unanswered_and_wrong_shape(exercise):
 
 
 # ------------------------------------------------------------------ the built pages
-def _page(name: str) -> str:
-    path = HTML / "book" / f"{name}.html"
-    if not path.exists():
-        pytest.skip(f"{path} is not built")
-    return path.read_text()
+_page = built_page
 
 
 def _section(page: str, section_id: str) -> str:

@@ -11,7 +11,7 @@ from attention.examples import i_love
 from attention.exercises import check, solution
 from attention.notation import bmatrix
 from attention.scaling import softmax_jacobian
-from conftest import HTML
+from conftest import built_page
 
 
 def seed_S_A():
@@ -71,10 +71,7 @@ def test_wrong_shape_is_reported():
 def page(name: str):
     from bs4 import BeautifulSoup
 
-    path = HTML / "book" / f"{name}.html"
-    if not path.exists():
-        pytest.skip(f"{path} is not built")
-    return BeautifulSoup(path.read_text(), "html.parser")
+    return BeautifulSoup(built_page(name), "html.parser")
 
 
 def section(soup, section_id: str):

@@ -7,41 +7,14 @@ import html
 import re
 
 import numpy as np
-import pytest
 
 from attention import trace_attention
 from attention.examples import i_love
-from attention.exercises import check, solution
+from attention.exercises import solution
 from attention.mixing import latex_matrix
-from conftest import HTML
+from conftest import built_page
 
-EXERCISES = ["5.1", "5.2", "5.3", "6.1", "6.2", "6.3", "6.4", "7.1", "7.2", "7.3"]
-
-
-@pytest.mark.parametrize("exercise_id", EXERCISES)
-def test_right_answer_passes(exercise_id):
-    feedback = check(exercise_id, solution(exercise_id))
-    assert feedback.ok, str(feedback)
-
-
-@pytest.mark.parametrize("exercise_id", EXERCISES)
-def test_wrong_answer_names_the_entry(exercise_id):
-    wrong = np.array(solution(exercise_id), dtype=float)
-    index = (0,) * wrong.ndim
-    wrong[index] += 1.0
-    feedback = check(exercise_id, wrong)
-    assert not feedback.ok
-    text = str(feedback)
-    if wrong.ndim:
-        assert f"[{', '.join('0' * wrong.ndim)}]" in text, text  # the wrong entry is named…
-        assert "off by +1" in text, text  # …with by how much
-    else:
-        assert "off by +1" in text, text
-    assert "Hint:" in text
-
-
-def test_unanswered_is_not_an_error():
-    assert "Not answered yet" in str(check("5.1", ...))
+# The generic checker tests (every exercise) are in test_exercises.py.
 
 
 def test_seed_solution_is_the_articles_output():
@@ -54,10 +27,7 @@ def _text(page: str) -> str:
 
 
 def _page(name: str) -> str:
-    path = HTML / "book" / f"{name}.html"
-    if not path.exists():
-        pytest.skip(f"{path} is not built")
-    return html.unescape(path.read_text(encoding="utf-8"))
+    return html.unescape(built_page(name))
 
 
 def test_chapter_5_page_shows_the_seed_output():

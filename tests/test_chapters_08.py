@@ -6,30 +6,17 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
 
 from attention.costs import SEED_LENGTHS, memory_table, stage_costs
-from attention.exercises import check, solution
+from attention.exercises import check
 from attention.exercises import ch08
 from attention.sentence import HEAD_NAMES, sentence_trace
-from conftest import HTML
+from conftest import built_page
 
-PAGE = HTML / "book" / "08_whole_layer.html"
 
 
 # --------------------------------------------------------------------------- checkers
-@pytest.mark.parametrize("exercise", ["8.1", "8.2", "8.3"])
-def test_right_answer_passes(exercise):
-    feedback = check(exercise, solution(exercise))
-    assert feedback.ok, feedback
-
-
-@pytest.mark.parametrize("exercise", ["8.1", "8.2", "8.3"])
-def test_unanswered_says_so(exercise):
-    feedback = check(exercise, ...)
-    assert not feedback.ok and "Not answered" in str(feedback)
-
-
+# (right, unanswered and generic wrong answers for every exercise: test_exercises.py)
 def test_wrong_z_it_names_the_entry():
     tokens, t = sentence_trace()
     head = t.head(0)
@@ -64,9 +51,7 @@ def test_scores_count_is_n_squared_d():
 
 # --------------------------------------------------------------------------- the built page
 def page_text() -> str:
-    if not PAGE.exists():
-        pytest.skip(f"chapter 8 is not built ({PAGE} missing)")
-    return PAGE.read_text(encoding="utf-8")
+    return built_page("08_whole_layer")
 
 
 def table_rows(page: str) -> list[list[str]]:

@@ -7,7 +7,6 @@ import html
 import re
 
 import numpy as np
-import pytest
 
 from attention import causal_mask, trace_attention
 from attention.examples import translation
@@ -16,35 +15,10 @@ from attention.exercises.ch11 import EX_SCORES
 from attention.masks import masked_softmax
 from attention.sentence import NUM_HEADS, embed, tokenize, weights
 from attention.tiled import online_softmax_steps
-from conftest import HTML
+from conftest import built_page
 
-EXERCISES = ["9.1", "9.2", "9.3", "10.1", "10.2", "10.3", "11.1", "11.2", "11.3"]
-
-
-@pytest.mark.parametrize("exercise_id", EXERCISES)
-def test_right_answer_passes(exercise_id):
-    feedback = check(exercise_id, solution(exercise_id))
-    assert feedback.ok, str(feedback)
-
-
-@pytest.mark.parametrize("exercise_id", EXERCISES)
-def test_wrong_answer_names_the_entry(exercise_id):
-    wrong = np.array(solution(exercise_id), dtype=float)
-    index = (-1,) * wrong.ndim
-    wrong[index] += 1.0
-    feedback = check(exercise_id, wrong)
-    assert not feedback.ok
-    text = str(feedback)
-    if wrong.ndim:
-        last = ", ".join(str(s - 1) for s in wrong.shape)
-        assert f"[{last}]" in text, text  # the wrong entry is named…
-    assert "off by +1" in text, text  # …with by how much
-    assert "Hint:" in text
-
-
-@pytest.mark.parametrize("exercise_id", EXERCISES)
-def test_unanswered_says_so(exercise_id):
-    assert "Not answered yet" in str(check(exercise_id, ...))
+# The generic checker tests (every exercise) are in test_exercises.py; these are
+# the chapters' common mistakes.
 
 
 def test_9_1_forgetting_the_mask_is_caught_on_the_upper_triangle():
@@ -77,10 +51,7 @@ def test_11_1_forgetting_to_rescale_is_caught():
 
 # ---------------------------------------------------------------- the built pages
 def _text(name: str) -> str:
-    path = HTML / "book" / f"{name}.html"
-    if not path.exists():
-        pytest.skip(f"{path} is not built")
-    page = html.unescape(path.read_text(encoding="utf-8"))
+    page = html.unescape(built_page(name))
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
 
 
