@@ -4,7 +4,15 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
+# Sphinx and the execution cache notice changes to a notebook's own cells, not
+# to the core package it imports: when book/attention/ changes, re-read and
+# re-run every notebook.
+core=$(find book/attention -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \) | sort | xargs cat | sha256sum)
+if [ "$(cat _build/.core.sha256 2>/dev/null)" != "$core" ]; then
+  rm -rf _build/.jupyter_cache _build/.doctrees
+fi
 .venv/bin/jupyter-book build . -W -n --keep-going --quiet
+echo "$core" > _build/.core.sha256
 # The teacher's slides from the same executed notebooks, then their PDF handouts
 # (printed by Chromium, which scripts/test.sh installs).
 .venv/bin/python scripts/build_slides.py
