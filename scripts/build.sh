@@ -14,13 +14,9 @@ fi
 .venv/bin/jupyter-book build . -W -n --keep-going --quiet
 echo "$core" > _build/.core.sha256
 # The teacher's slides from the same executed notebooks, then their PDF handouts
-# (printed by Chromium, which scripts/test.sh installs).
+# (printed by the Chromium that setup.sh installed).
 .venv/bin/python scripts/build_slides.py
-if [ -x /usr/bin/chromium ]; then
-  .venv/bin/python scripts/build_handouts.py
-else
-  echo "build: no /usr/bin/chromium, so no PDF handouts (apt-get install chromium, then scripts/build_handouts.py)"
-fi
+.venv/bin/python scripts/build_handouts.py
 echo
 echo "The book is in _build/html/. Open _build/html/index.html in a browser,"
 echo "or serve it: .venv/bin/python -m http.server -d _build/html 8000 -b 127.0.0.1"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install everything the book needs into this checkout: a virtual environment
-# in .venv from requirements.txt, the browser assets from package-lock.json,
-# and their copies under _build/vendor. Safe to run again: it only redoes what
+# Install everything the book needs: Debian's Chromium (it prints the PDF
+# handouts and runs the browser tests), a virtual environment in .venv from
+# requirements.txt, the browser assets from package-lock.json, and their copies
+# under _build/vendor. Safe to run again: it only redoes what
 # changed. Sourced by build.sh and test.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -13,6 +14,11 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
 fi
 command -v npm >/dev/null || { echo "setup: npm (Node.js) is needed for the browser assets" >&2; exit 1; }
 
+if [ ! -x /usr/bin/chromium ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi

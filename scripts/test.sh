@@ -1,15 +1,10 @@
 #!/usr/bin/env bash
 # Install everything, build the book, then run the whole test suite: unit and
 # property tests, every notebook executed (nbmake), and the built pages checked
-# in Chromium with the network blocked. Extra arguments go to pytest.
+# in Chromium with the network blocked (build.sh installs everything, Chromium
+# included). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-
-if [ ! -x /usr/bin/chromium ]; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
 
 bash scripts/build.sh
 # nbmake runs each notebook in a fresh kernel with book/ as its working directory.
