@@ -8,7 +8,8 @@ Point them at another build with SLIDES_OUT (and BOOK_HTML for the book).
 For each deck: no request leaves 127.0.0.1, no page or console error, no
 missing file; as many slides as the notebook's slide metadata asks for; math
 typeset by MathJax with no raw TeX left; speaker notes on every main slide;
-nothing shown on an empty slide; the explorers drawn and responding. Then the
+nothing shown on an empty slide; no slide too tall for the frame; the
+explorers drawn and responding. Then the
 speaker view (the reveal.js notes plugin) opens offline and shows the notes, the
 PDF handouts have a page per slide or more, and every chapter page of the book
 links to a deck that exists.
@@ -138,6 +139,23 @@ SLIDERS_REDRAW = """async () => {
 }"""
 
 
+# Show every slide in turn (as a teacher would) and report those that do not fit the
+# 1280 × 720 frame even at the deck's smallest zoom, so they scroll: split them.
+TOO_TALL = """async () => {
+  Reveal.configure({transition: 'none'});
+  const tall = [];
+  for (let k = 0; k < Reveal.getTotalSlides(); k++) {
+    if (k) Reveal.next();
+    const s = Reveal.getCurrentSlide();
+    await new Promise(r => MathJax.Hub.Queue(['Rerender', MathJax.Hub, s], r));
+    fitSlide(s);
+    if (s.style.overflowY === 'auto') tall.push(k + 1);
+    while (Reveal.availableFragments().next) Reveal.nextFragment();  // next() walks fragments first
+  }
+  return tall;
+}"""
+
+
 def open_deck(offline_page, slides_url, deck, **options):
     p = offline_page(viewport={"width": 1280, "height": 720}, **options)
     p.page.goto(f"{slides_url}/{deck}.html", wait_until="networkidle")
@@ -179,6 +197,10 @@ def test_deck_is_offline_clean_and_complete(slides_url, offline_page, deck):
         redraw = p.page.evaluate(SLIDERS_REDRAW)
         assert redraw["stuck"] == [], f"{deck}: explorers {redraw['stuck']} did not redraw when their slider moved"
     assert p.problems == [], f"{deck} after using its explorers: {p.problems}"
+
+    if deck != "course":  # the course deck repeats the chapters' slides
+        tall = p.page.evaluate(TOO_TALL)
+        assert tall == [], f"{deck}: slides {tall} do not fit 1280 × 720 even shrunk to 60 %: split them"
 
 
 def test_speaker_view_opens_offline_with_the_notes(slides_url, offline_page):
