@@ -251,12 +251,15 @@ def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | Non
     return ax.figure
 
 
-def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | None = None, fmt: str = "{:.2f}",
+def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | None = None, fmt: str | None = None,
                    titles: Sequence[str] | None = None):  # fmt: skip
     """Every head's attention map A⁽ʳ⁾ side by side on one 0…1 colour scale.
 
     A (h, n_q, n_k); rows are queries, columns keys, both labelled by `tokens`.
     `ncols` defaults to 2 for 4 heads (readable on a phone), else up to 4. Returns the Figure.
+    `fmt` (e.g. "{:.2f}") writes every weight; by default the weights are written large enough
+    for a projector, with one decimal and no leading zero (.8), 1 for a full weight, and
+    weights below 0.05 left blank (a footnote says so).
     """
     A = np.asarray(A, dtype=float)
     if A.ndim == 2:
@@ -266,18 +269,32 @@ def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | No
     nrows = -(-h // ncols)
     side = min(6.4 / ncols, 0.45 * n_k + 0.9)
     fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows + 0.3), squeeze=False)
+    blanks = False
     for r, ax in enumerate(axes.flat):
         if r >= h:
             ax.axis("off")
             continue
-        heatmap(A[r], f"{name}⁽{r + 1}⁾", row_labels=tokens, col_labels=tokens, ax=ax, fmt=fmt,
+        heatmap(A[r], f"{name}⁽{r + 1}⁾", row_labels=tokens, col_labels=tokens, ax=ax, fmt=fmt or "{:.1f}",
                 vmin=0.0, vmax=1.0, cmap=SEQUENTIAL, annotate=n_q * n_k <= 64)  # fmt: skip
-        for text in ax.texts:
-            text.set_fontsize(7 if n_k > 4 else 9)
-        ax.tick_params(labelsize=8)
+        for text, value in zip(ax.texts, A[r].flat):
+            if fmt is None:
+                text.set_text(_weight_label(value))
+                blanks |= value < 0.05
+            text.set_fontsize((10 if n_k > 4 else 12) if fmt is None else (7 if n_k > 4 else 9))
+        ax.tick_params(labelsize=9)
+        ax.title.set_fontsize(11)
         if titles is not None:
-            ax.set_title(titles[r], fontsize=10)
+            ax.set_title(titles[r], fontsize=11)
+    if blanks and any(ax.texts for ax in axes.flat):
+        fig.text(0.5, 0.0, "blank cell: weight < 0.05", ha="center", va="top", fontsize=9)  # below the tick labels
     return fig
+
+
+def _weight_label(w: float) -> str:
+    """A weight in 0…1 as a projector reads it: '' below 0.05, '1' from 0.95, else '.8'."""
+    if w < 0.05:
+        return ""
+    return "1" if w >= 0.95 else f"{w:.1f}".lstrip("0")
 
 
 def grouped_bars(values: dict, group_labels: Sequence[str], *, ylabel: str = "", title: str = "", ax=None,
