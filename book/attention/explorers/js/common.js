@@ -51,11 +51,12 @@ function svgOpen(width, height, label) {
  * `highlight` is an index drawn in the accent colour (or -1).
  */
 function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 320, height = 170, label }) {
-  const left = 30, right = 6, top = 16, bottom = 34;
+  const left = 34, right = 6, top = 18, bottom = 38;
   const n = values.length, plotW = width - left - right, plotH = height - top - bottom;
   const slot = plotW / n, barW = Math.max(2, slot * 0.7);
   const y = (v) => top + plotH * (1 - Math.min(v, ymax) / ymax);
   const small = n > 10 || slot < 24;
+  const rotateAll = slot < 40 && labels.some((t) => t.length > 3);
   let out = svgOpen(width, height, label);
   for (const t of [0, 0.5, 1]) {
     out += `<line x1="${left}" x2="${width - right}" y1="${y(t * ymax)}" y2="${y(t * ymax)}" class="ase-grid"/>`;
@@ -67,8 +68,8 @@ function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 32
     out += `<rect x="${x.toFixed(2)}" y="${y(v).toFixed(2)}" width="${barW.toFixed(2)}" height="${(y(0) - y(v)).toFixed(2)}" fill="${fill}"/>`;
     if (!small || i === highlight)
       out += `<text x="${(x + barW / 2).toFixed(2)}" y="${(y(v) - 3).toFixed(2)}" text-anchor="middle" class="ase-value">${fmt(v, 2)}</text>`;
-    const rotate = labels[i].length > 3 && slot < 40;
-    const lx = x + barW / 2, ly = height - bottom + 13;
+    const rotate = rotateAll; // all or none: a level label beside slanted ones collides with them
+    const lx = x + barW / 2, ly = height - bottom + 15;
     out += `<text x="${lx.toFixed(2)}" y="${ly}" text-anchor="${rotate ? "end" : "middle"}" class="ase-tick"${
       rotate ? ` transform="rotate(-35 ${lx.toFixed(2)} ${ly})"` : ""
     }>${esc(labels[i])}</text>`;
@@ -92,7 +93,7 @@ function histRows(hist, { x0, width, top, height, colour, title }) {
   for (const [t, anchor] of [[-hist.limit, "start"], [0, "middle"], [hist.limit, "end"]]) {
     const x = x0 + ((t + hist.limit) / (2 * hist.limit)) * width;
     out += `<line x1="${x}" x2="${x}" y1="${base}" y2="${base + 3}" class="ase-axis"/>`;
-    out += `<text x="${x}" y="${base + 14}" text-anchor="${anchor}" class="ase-tick">${short(Number(t.toPrecision(3)))}</text>`;
+    out += `<text x="${x}" y="${base + 15}" text-anchor="${anchor}" class="ase-tick">${short(Number(t.toPrecision(3)))}</text>`;
   }
   for (const [f, side] of [[hist.below, "below"], [hist.above, "above"]]) {
     if (f < 0.005) continue; // under half a percent would print as 0%
@@ -109,7 +110,7 @@ function histRows(hist, { x0, width, top, height, colour, title }) {
  * and a ring on `marker = {series, index}`.
  */
 function linesSvg({ xLabels, series, marker, ymax = 1, width = 320, height = 170, label, xTitle, yTitle, floor, tickEvery }) {
-  const left = 34, right = 10, top = 12, bottom = 36;
+  const left = 42, right = 10, top = 12, bottom = 40;
   const plotW = width - left - right, plotH = height - top - bottom, n = xLabels.length;
   const x = (i) => left + (plotW * i) / (n - 1);
   const y = (v) => top + plotH * (1 - v / ymax);
@@ -125,10 +126,10 @@ function linesSvg({ xLabels, series, marker, ymax = 1, width = 320, height = 170
   const every = tickEvery || Math.ceil((n - 1) / 5);
   xLabels.forEach((t, i) => {
     if (i % every) return;
-    out += `<text x="${x(i)}" y="${height - bottom + 14}" text-anchor="middle" class="ase-tick">${esc(t)}</text>`;
+    out += `<text x="${x(i)}" y="${height - bottom + 16}" text-anchor="middle" class="ase-tick">${esc(t)}</text>`;
   });
   out += `<text x="${left + plotW / 2}" y="${height - 4}" text-anchor="middle" class="ase-label">${esc(xTitle)}</text>`;
-  out += `<text x="10" y="${top + plotH / 2}" text-anchor="middle" class="ase-label" transform="rotate(-90 10 ${top + plotH / 2})">${esc(yTitle)}</text>`;
+  out += `<text x="12" y="${top + plotH / 2}" text-anchor="middle" class="ase-label" transform="rotate(-90 12 ${top + plotH / 2})">${esc(yTitle)}</text>`;
   for (const s of series) {
     const d = s.values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(2)} ${y(v).toFixed(2)}`).join("");
     out += `<path d="${d}" fill="none" stroke="${s.colour}" stroke-width="${s.current ? 3 : 2}" stroke-dasharray="${s.dash || ""}"/>`;
@@ -238,9 +239,9 @@ function listen(model, names, callback) {
 }
 
 /** A weights matrix as coloured cells (rows: queries, columns: keys), labelled by token. */
-function heatmapSvg({ matrix, rows, cols, palette, annotate = false, label, cell = 22, tokenLabels = true }) {
-  const left = tokenLabels ? 8 + 6.2 * Math.max(...rows.map((t) => t.length)) : 2;
-  const top = tokenLabels ? 8 + 5 * Math.max(...cols.map((t) => t.length)) : 2;
+function heatmapSvg({ matrix, rows, cols, palette, annotate = false, label, cell = 24, tokenLabels = true }) {
+  const left = tokenLabels ? 8 + 7.4 * Math.max(...rows.map((t) => t.length)) : 2;
+  const top = tokenLabels ? 8 + 6.2 * Math.max(...cols.map((t) => t.length)) : 2;
   const width = left + cell * cols.length + 4, height = top + cell * rows.length + 4;
   let out = svgOpen(width, height, label);
   if (tokenLabels) rows.forEach((t, i) => {
