@@ -54,6 +54,25 @@ def shape_label(name: str, M: np.ndarray) -> str:
     return f"{name}  ({' × '.join(str(s) for s in np.shape(M))})"
 
 
+def _label_matrix_axes(ax, M: np.ndarray, name: str, row_labels, col_labels) -> None:
+    """Title a matrix plot with its name and shape, label rows and columns, drop the frame."""
+    ax.set_title(shape_label(name, M))
+    ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(M.shape[1]))
+    ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(M.shape[0]))
+    if col_labels is not None and max(len(str(c)) for c in col_labels) > 4:
+        ax.tick_params(axis="x", labelrotation=45)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+
+
+def _write_in_cell(ax, image, i: int, j: int, value: float, text: str) -> None:
+    """Write `text` in cell (i, j), black on light colours and white on dark ones."""
+    shade = image.cmap(image.norm(value))
+    light = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] > 0.55
+    ax.text(j, i, text, ha="center", va="center", color="black" if light else "white", fontsize=10)
+
+
 def heatmap(
     M,
     name: str,
@@ -85,22 +104,12 @@ def heatmap(
         bound = float(np.abs(M).max()) or 1.0
         vmin, vmax = -bound, bound
     image = ax.imshow(M, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
-    ax.set_title(shape_label(name, M))
-    ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(M.shape[1]))
-    ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(M.shape[0]))
-    if col_labels is not None and max(len(str(c)) for c in col_labels) > 4:
-        ax.tick_params(axis="x", labelrotation=45)
-    ax.tick_params(length=0)
-    for side in ax.spines.values():
-        side.set_visible(False)
+    _label_matrix_axes(ax, M, name, row_labels, col_labels)
     if annotate is None:
         annotate = M.size <= 64
     if annotate:
-        norm = image.norm
         for (i, j), value in np.ndenumerate(M):
-            shade = image.cmap(norm(value))
-            light = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] > 0.55
-            ax.text(j, i, fmt.format(value), ha="center", va="center", color="black" if light else "white", fontsize=10)
+            _write_in_cell(ax, image, i, j, value, fmt.format(value))
     if colorbar:
         ax.figure.colorbar(image, ax=ax, shrink=0.8)
     return ax.figure
@@ -574,22 +583,13 @@ def masked_heatmap(M, keep, name: str, *, row_labels: Sequence[str] | None = Non
         bound = float(np.abs(kept).max()) or 1.0
         vmin, vmax = -bound, bound
     image = ax.imshow(shown, cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
-    ax.set_title(shape_label(name, M))
-    ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(M.shape[1]))
-    ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(M.shape[0]))
-    if col_labels is not None and max(len(str(c)) for c in col_labels) > 4:
-        ax.tick_params(axis="x", labelrotation=45)
-    ax.tick_params(length=0)
-    for side in ax.spines.values():
-        side.set_visible(False)
+    _label_matrix_axes(ax, M, name, row_labels, col_labels)
     if M.size <= 81:
         for (i, j), value in np.ndenumerate(M):
             if not keep[i, j]:
                 ax.text(j, i, masked_text, ha="center", va="center", color="#555555", fontsize=10)
                 continue
-            shade = image.cmap(image.norm(value))
-            light = 0.299 * shade[0] + 0.587 * shade[1] + 0.114 * shade[2] > 0.55
-            ax.text(j, i, fmt.format(value), ha="center", va="center", color="black" if light else "white", fontsize=10)
+            _write_in_cell(ax, image, i, j, value, fmt.format(value))
     return ax.figure
 
 
