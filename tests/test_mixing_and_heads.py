@@ -26,6 +26,7 @@ from attention.mixing import (
     contributions,
     convex_weights,
     hull_example,
+    inside_hull,
     inside_value_box,
     latex_matrix,
     value_bounds,
@@ -65,6 +66,59 @@ def test_a_point_outside_is_caught():
     assert w.min() < 0
 
 
+def test_hull_test_rejects_a_box_corner_outside_the_triangle():
+    # The old chapter 5 checked "inside the triangle" with the bounding-box test;
+    # the box's corner (max of each column) passes it but is outside the triangle.
+    V, _, _ = hull_example()
+    corner = value_bounds(V)[1]
+    assert inside_value_box([corner], V)[0]
+    assert not inside_hull([corner], V)[0]
+    w = barycentric(corner, V)
+    np.testing.assert_allclose(w @ V, corner)
+    assert w.min() < 0
+
+
+def _edge_sides(p, V) -> np.ndarray:
+    """The 2-D cross product of each edge of the triangle V with p: its sign says which side p is on."""
+    edges = ((V[0], V[1]), (V[1], V[2]), (V[2], V[0]))
+    return np.array([(b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]) for a, b in edges])
+
+
+def _in_triangle_by_half_planes(p, V) -> bool:
+    """Independent test: p is on the inner side of all three edges of the triangle V."""
+    sides = _edge_sides(p, V)
+    return bool(np.all(sides >= 0) or np.all(sides <= 0))
+
+
+@settings(max_examples=200)
+@given(p=arrays(float, (2,), elements=st.floats(-1, 5, allow_nan=False, allow_infinity=False)))
+def test_inside_hull_agrees_with_half_planes(p):
+    V, _, _ = hull_example()
+    if np.abs(_edge_sides(p, V)).min() < 1e-6:
+        return  # too close to an edge for the two tests' tolerances to agree
+    assert inside_hull([p], V)[0] == _in_triangle_by_half_planes(p, V)
+
+
+@settings(max_examples=60)
+@given(S=arrays(float, (4, 3), elements=finite))
+def test_attention_outputs_are_in_the_triangle_with_the_weights_as_coordinates(S):
+    V, _, _ = hull_example()
+    A = softmax(S)
+    Z = A @ V
+    assert inside_hull(Z, V).all()
+    for a, z in zip(A, Z):
+        np.testing.assert_allclose(barycentric(z, V), a, atol=1e-9)
+
+
+def test_inside_hull_of_a_segment_in_3d():
+    ex = i_love()
+    t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+    assert inside_hull(t.Z, t.V).all()  # both outputs lie on the segment between v_I and v_love
+    midpoint = t.V.mean(axis=0)
+    assert inside_hull([midpoint + [0, 0, 0.1]], t.V).tolist() == [False]  # off the line
+    assert inside_hull([2 * t.V[0] - t.V[1]], t.V).tolist() == [False]  # on the line, beyond v_I
+
+
 def test_hull_example_recovers_its_weights():
     V, A, Z = hull_example()
     for a, z in zip(A, Z):
@@ -82,6 +136,8 @@ def test_latex_matrix_formats_like_the_page():
         (lambda: contributions(np.ones((2, 3)), np.ones((2, 2))), "columns of A"),
         (lambda: inside_value_box(np.ones((2, 3)), np.ones((2, 2))), "Z"),
         (lambda: barycentric([0.0, 0.0], np.ones((4, 2))), "at most d_v"),
+        (lambda: barycentric([0.0, 0.0], [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]]), "not affinely independent"),
+        (lambda: inside_hull(np.ones((1, 3)), np.ones((2, 2))), "columns"),
         (lambda: hull_example(0), "n_queries"),
     ],
 )

@@ -2,7 +2,10 @@
 
 Chapter 5 reads z_i = Σ_j a_ij v_j as a recipe ("64 % of itself, 36 % of
 love"). These helpers take that sum apart so it can be printed, drawn and
-checked, and show why an output row never leaves the hull of the value rows.
+checked, and show why an output row never leaves the convex hull of the value
+rows: `inside_hull` tests it with barycentric coordinates, while
+`inside_value_box` is the weaker coordinate-by-coordinate test (the bounding
+box also holds points outside the hull).
 """
 
 from __future__ import annotations
@@ -37,8 +40,8 @@ def convex_weights(A, *, atol: float = 1e-9) -> bool:
 def value_bounds(V) -> tuple[np.ndarray, np.ndarray]:
     """Smallest and largest entry of each column of V (n_k, d_v): two arrays of shape (d_v,).
 
-    The box they span contains the hull of the value rows, so every convex
-    combination of the rows lies inside it, coordinate by coordinate.
+    The box they span (the bounding box) contains the hull of the value rows,
+    but is in general larger: its corners need not be in the hull.
     """
     V = as_matrix("V", V, ndim=2)
     return V.min(axis=0), V.max(axis=0)
@@ -49,7 +52,8 @@ def inside_value_box(Z, V, *, atol: float = 1e-9) -> np.ndarray:
 
     V is (n_k, d_v). Returns a boolean array of shape (n_q,). For Z = A V with
     convex weights A the answer is always True (a weighted average never exceeds
-    the largest value nor falls below the smallest).
+    the largest value nor falls below the smallest). True does NOT mean z_i is in
+    the hull of the value rows: the box is larger (use `inside_hull` for that).
     """
     Z, V = as_matrix("Z", Z, ndim=2), as_matrix("V", V, ndim=2)
     same_size("the columns (d_v) of Z and V", "Z", Z.shape[1], "V", V.shape[1])
@@ -61,8 +65,11 @@ def barycentric(z, V) -> np.ndarray:
     """Weights w (n_k,) with w V = z and Σ w = 1, for affinely independent value rows.
 
     z is one point (d_v,), V (n_k, d_v) the value rows with n_k <= d_v + 1
-    (a segment, a triangle, ...). All w >= 0 exactly when z lies in the rows'
-    hull; for an attention output they recover that row of A.
+    (a segment, a triangle, ...). When z lies in the rows' affine hull (the line,
+    the plane, ... through them) the weights are unique and w V = z exactly; z is
+    then in the convex hull exactly when all w >= 0. For an attention output the
+    weights are that row of A. If z is off the affine hull, w is the
+    least-squares answer and w V != z (`inside_hull` checks both).
     """
     V = as_matrix("V", V, ndim=2)
     z = as_matrix("z", z, ndim=1)
@@ -75,9 +82,34 @@ def barycentric(z, V) -> np.ndarray:
         )
     # Solve [Vᵀ; 1ᵀ] w = [z; 1] in the least-squares sense (exact when z is in the affine hull).
     system = np.vstack([V.T.astype(float), np.ones((1, n_k))])
+    if np.linalg.matrix_rank(system) < n_k:
+        raise ValueError(
+            f"the {n_k} value rows of V (shape {V.shape}) are not affinely independent (two coincide, or three "
+            "lie on a line, ...), so barycentric weights are not unique"
+        )
     rhs = np.concatenate([z.astype(float), [1.0]])
     w, *_ = np.linalg.lstsq(system, rhs, rcond=None)
     return w
+
+
+def inside_hull(Z, V, *, atol: float = 1e-9) -> np.ndarray:
+    """For each row z_i of Z (n_q, d_v): does it lie in the convex hull of the rows of V (n_k, d_v)?
+
+    The rows of V must be affinely independent (n_k <= d_v + 1: a segment, a
+    triangle, a tetrahedron, ...). z_i is in their hull exactly when its
+    barycentric weights w satisfy w V = z_i (z_i lies in their affine hull) and
+    w >= 0. Returns a boolean array of shape (n_q,). Unlike `inside_value_box`,
+    this rejects the corners of the bounding box that lie outside the hull.
+    """
+    Z, V = as_matrix("Z", Z, ndim=2), as_matrix("V", V, ndim=2)
+    same_size("the columns (d_v) of Z and V", "Z", Z.shape[1], "V", V.shape[1])
+    scale = max(1.0, float(np.abs(V).max()), float(np.abs(Z).max()))
+    inside = []
+    for z in Z:
+        w = barycentric(z, V)
+        on_affine_hull = np.allclose(w @ V, z, rtol=0, atol=atol * scale)
+        inside.append(on_affine_hull and bool(np.all(w >= -atol)))
+    return np.array(inside, dtype=bool)
 
 
 def latex_matrix(M, fmt: str = "{:.2f}") -> str:
@@ -102,4 +134,13 @@ def hull_example(n_queries: int = 12, *, spread: float = 1.5, seed: int = 0):
     return V, A, weighted_sum(A, V)
 
 
-__all__ = ["contributions", "convex_weights", "value_bounds", "inside_value_box", "barycentric", "latex_matrix", "hull_example"]
+__all__ = [
+    "contributions",
+    "convex_weights",
+    "value_bounds",
+    "inside_value_box",
+    "barycentric",
+    "inside_hull",
+    "latex_matrix",
+    "hull_example",
+]
