@@ -1,8 +1,10 @@
-"""Worked examples from the source articles, as data.
+"""Worked examples from the source articles, as data, and one of our own.
 
 `i_love()` is the 2-token "I love" example with d_k = 3. The article gives X,
 W_Q, K and V but leaves W_K and W_V out; the two integer matrices below are one
 choice that reproduces its K and V exactly (tests check X W_K = K, X W_V = V).
+`unequal_lengths()` is ours: two tokens whose queries differ in length, with
+W_K = W_Q, the counterexample of exercise 2.2 and of chapter 4's symmetry section.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ class Example:
 
 
 def i_love() -> Example:
-    """The seed's 2-token example: "I" = [1, 0, 1, 0], "love" = [0, 1, 0, 1], d_k = d_v = 3."""
+    """The source article's 2-token example: "I" = [1, 0, 1, 0], "love" = [0, 1, 0, 1], d_k = d_v = 3."""
     X = np.array([[1, 0, 1, 0], [0, 1, 0, 1]], dtype=float)
     W_Q = np.array([[1, 0, 1], [0, 1, 0], [1, 0, 0], [0, 1, 1]], dtype=float)
     W_K = np.array([[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 0]], dtype=float)
@@ -32,9 +34,22 @@ def i_love() -> Example:
     return Example(tokens=("I", "love"), X=X, W_Q=W_Q, W_K=W_K, W_V=W_V)
 
 
+def unequal_lengths() -> Example:
+    """Two tokens whose queries have different lengths, with keys made by the same matrix.
+
+    X = [[1, 0], [2, 0.1]] and W_Q = W_K = W_V = I (2 × 2), so q_1 = k_1 = [1, 0]
+    and q_2 = k_2 = [2, 0.1]. QKᵀ = QQᵀ is symmetric, yet the largest score of
+    token 1 is not its own (q_1 · q_2 = 2 > q_1 · q_1 = 1: the longer q_2 wins),
+    and the row-wise softmax of this symmetric matrix is not symmetric.
+    """
+    X = np.array([[1.0, 0.0], [2.0, 0.1]])
+    identity = np.eye(2)
+    return Example(tokens=("t₁", "t₂"), X=X, W_Q=identity, W_K=identity.copy(), W_V=identity.copy())
+
+
 @dataclass(frozen=True)
 class Translation:
-    """The seed's translation "I love cats" → "我 爱 猫", with toy embeddings (d_model = 4).
+    """The source articles' translation "I love cats" → "我 爱 猫", with toy embeddings (d_model = 4).
 
     The columns of every embedding mean: (person, affection, animal, Chinese).
     source: the English tokens; X_src (3, 4) their embeddings, standing for the
@@ -47,7 +62,7 @@ class Translation:
     with the same meaning) and ignore the language column; W_V passes the
     meaning through. enc_W_Q (4, 4) is the encoder's self-attention query:
     the verb asks for its subject and object, the nouns for their verb
-    (with the same W_K and W_V), as in the seed's self-attention example.
+    (with the same W_K and W_V), as in the source articles' self-attention example.
     """
 
     source: tuple[str, ...]
@@ -63,7 +78,7 @@ class Translation:
 
 
 def translation() -> Translation:
-    """The seed's cross-attention example "I love cats" → "我 爱 猫" as toy numbers (see `Translation`)."""
+    """The source articles' cross-attention example "I love cats" → "我 爱 猫" as toy numbers (see `Translation`)."""
     X_src = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], dtype=float)  # I, love, cats
     X_tgt = np.array([[0, 0, 0, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]], dtype=float)  # <s>, 我, 爱, 猫
     W_Q = np.diag([2.0, 2.0, 2.0, 0.0])
