@@ -1,5 +1,5 @@
-"""The core against the seed's worked example, an independent reference, and
-the properties attention must have."""
+"""The core against the source article's worked example, an independent
+reference, and the properties attention must have."""
 
 from __future__ import annotations
 
@@ -21,10 +21,11 @@ from attention import (
     trace_attention,
     weighted_sum,
 )
+from attention.core import numerical_jacobian
 from attention.examples import i_love
 
-# ---------------------------------------------------------------- the seed's "I love" example
-SEED = {  # as printed in seeds/001, with the number of decimals it prints
+# ---------------------------------------------------------------- the source article's "I love" example
+SEED = {  # as printed in the source article (shared/seeds/001), with the number of decimals it prints
     "Q": ([[2, 0, 1], [0, 2, 1]], 0),
     "K": ([[1, 1, 0], [0, 1, 1]], 0),
     "V": ([[1, 0, 1], [0, 1, 0]], 0),
@@ -58,6 +59,35 @@ def test_seed_scores_are_not_symmetric():
     ex = i_love()
     S = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V).QK_T[0]
     assert S[0, 1] != S[1, 0]  # W_Q ≠ W_K: "I" → "love" is 1, "love" → "I" is 2
+
+
+def test_seed_weights_are_symmetric_although_the_scores_are_not():
+    # The source articles infer "W_Q ≠ W_K, so A is not symmetric"; their own example
+    # has W_Q ≠ W_K and asymmetric scores, yet A is symmetric (to rounding): each row's
+    # weights depend only on that row's gap, and both gaps are 1 (2 − 1 = 3 − 2).
+    ex = i_love()
+    t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+    assert not np.array_equal(ex.W_Q, ex.W_K)
+    assert t.QK_T[0][0, 1] != t.QK_T[0][1, 0]
+    assert abs(t.A[0][0, 1] - t.A[0][1, 0]) < 1e-15
+
+
+# ---------------------------------------------------------------- finite differences
+@settings(max_examples=40, deadline=None)
+@given(s=arrays(np.float64, st.integers(1, 6), elements=st.floats(-5, 5, allow_nan=False, allow_infinity=False)))
+def test_softmax_jacobian_is_diag_a_minus_a_a_transpose(s):
+    # chapter 4: ∂a_i/∂s_j = a_i (δ_ij − a_j), checked against central differences of the core's softmax
+    a = softmax(s)
+    np.testing.assert_allclose(numerical_jacobian(softmax, s), np.diag(a) - np.outer(a, a), atol=1e-8)
+
+
+def test_numerical_jacobian_of_a_linear_map_is_the_matrix():
+    M = np.array([[1.0, 2.0, 0.0], [0.0, -1.0, 3.0]])
+    np.testing.assert_allclose(numerical_jacobian(lambda x: M @ x, np.ones(3)), M, atol=1e-9)
+    with pytest.raises(ValueError, match="step"):
+        numerical_jacobian(softmax, np.ones(2), step=0)
+    with pytest.raises(ValueError, match="s must have 1 dimension"):
+        numerical_jacobian(softmax, np.ones((2, 2)))
 
 
 # ---------------------------------------------------------------- against the loop reference

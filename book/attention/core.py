@@ -73,6 +73,24 @@ def softmax_naive(S, axis: int = -1) -> np.ndarray:
         return e / e.sum(axis=axis, keepdims=True)
 
 
+def numerical_jacobian(f, s, *, step: float = 1e-6) -> np.ndarray:
+    """Central finite differences of f at the point s: J[i, j] ≈ ∂f_i / ∂s_j.
+
+    s (n,) is a point, f maps an (n,) array to an (m,) array; returns J (m, n)
+    with column j = (f(s + h e_j) − f(s − h e_j)) / (2h), h = `step`. Its error
+    is of order h² plus rounding of order ε/h. Chapter 4 checks softmax's
+    Jacobian diag(a) − aaᵀ against it.
+    """
+    s = as_matrix("s", s, ndim=1).astype(float)
+    h = positive_number("step", step)
+    columns = []
+    for j in range(s.shape[0]):
+        e = np.zeros_like(s)
+        e[j] = h
+        columns.append((np.asarray(f(s + e), dtype=float) - np.asarray(f(s - e), dtype=float)) / (2 * h))
+    return np.stack(columns, axis=-1)
+
+
 def weighted_sum(A, V) -> np.ndarray:
     """Mix the values: A (..., n_q, n_k) @ V (..., n_k, d_v) -> Z (..., n_q, d_v).
 
@@ -135,6 +153,7 @@ __all__ = [
     "scale",
     "softmax",
     "softmax_naive",
+    "numerical_jacobian",
     "weighted_sum",
     "scaled_dot_product_attention",
 ]
