@@ -55,10 +55,14 @@ def shape_label(name: str, M: np.ndarray) -> str:
 
 
 def _label_matrix_axes(ax, M: np.ndarray, name: str, row_labels, col_labels) -> None:
-    """Title a matrix plot with its name and shape, label rows and columns, drop the frame."""
+    """Title a matrix plot with its name and shape, label rows and columns, drop the frame.
+
+    Without labels, rows and columns are numbered from 1, as the book's maths
+    numbers them (entry (i, j) of the figure is M[i-1, j-1] in code).
+    """
     ax.set_title(shape_label(name, M))
-    ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(M.shape[1]))
-    ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(M.shape[0]))
+    ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(1, M.shape[1] + 1))
+    ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(1, M.shape[0] + 1))
     if col_labels is not None and max(len(str(c)) for c in col_labels) > 4:
         ax.tick_params(axis="x", labelrotation=45)
     ax.tick_params(length=0)
@@ -200,7 +204,7 @@ def contribution_bars(A, V, tokens: Sequence[str], *, value_name: str = "v", out
             up, down = up + np.clip(piece, 0, None), down + np.clip(piece, None, 0)
         ax.set_title(f"{output_name} ({tokens[i]})", fontsize=10, fontweight="bold")
     for ax in axes:
-        ax.set_xticks(x, labels=[str(c) for c in x])
+        ax.set_xticks(x, labels=[str(c + 1) for c in x])  # columns numbered from 1, as in the text
         ax.set_ylim(low - 0.05 * (high - low), high + 0.12 * (high - low))
         ax.axhline(0, color="black", linewidth=0.6)
         ax.set_xlabel("column")
@@ -253,8 +257,8 @@ def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | Non
     ax.set_xlim(min(V[:, 0].min(), Z[:, 0].min()) - pad, max(V[:, 0].max(), Z[:, 0].max()) + pad)
     ax.set_ylim(min(V[:, 1].min(), Z[:, 1].min()) - pad, max(V[:, 1].max(), Z[:, 1].max()) + pad)
     ax.set_aspect("equal", adjustable="box")
-    ax.set_xlabel("column 0")
-    ax.set_ylabel("column 1")
+    ax.set_xlabel("column 1")  # the maths numbers columns from 1: V[:, 0] in code
+    ax.set_ylabel("column 2")
     if title:
         ax.set_title(title)
     return ax.figure

@@ -1,4 +1,4 @@
-"""Chapter 2 (scores): check-yourself exercises on the seed's "I love" example."""
+"""Chapter 2 (scores): check-yourself exercises on the source article's "I love" example."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def _keys():
 
 
 def _three_tokens():
-    """X for "I love you": the seed's two rows and YOU, shape (3, 4)."""
+    """X for "I love you": the source article's two rows and YOU, shape (3, 4)."""
     return np.vstack([i_love().X, YOU])
 
 
@@ -44,7 +44,7 @@ register(
         expected=lambda: scores(_queries(), _queries()),
         hint=(
             "If W_K were W_Q, every key would equal its token's query, so the scores become Q Qᵀ: "
-            "entry (i, j) is q_i · q_j. Notice what happens to entries (0, 1) and (1, 0)."
+            "entry (i, j) is q_i · q_j. Notice what happens to entries (1, 2) and (2, 1), i.e. [0, 1] and [1, 0] in code."
         ),
     )
 )
@@ -56,7 +56,7 @@ register(
         expected=lambda: scores(*(projection(_three_tokens(), W) for W in (i_love().W_Q, i_love().W_K))),
         hint=(
             "Add \"you\" as a third row of X, so Q and K get a third row each and QKᵀ becomes 3 × 3. "
-            "Entry (i, j) is q_i · k_j; the top-left 2 × 2 block is the seed's matrix, unchanged."
+            "Entry (i, j) is q_i · k_j; the top-left 2 × 2 block is the source article's matrix, unchanged."
         ),
     )
 )

@@ -12,7 +12,7 @@ from .checking import Exercise, register
 LARGE_SCORES = (1000.0, 999.0, 998.0)  # exercise 4.2: exp(1000) overflows float64
 
 
-def _seed_A() -> np.ndarray:
+def _i_love_A() -> np.ndarray:
     ex = i_love()
     Q, K = projection(ex.X, ex.W_Q), projection(ex.X, ex.W_K)
     return softmax(scale(scores(Q, K), Q.shape[-1]))
@@ -22,7 +22,7 @@ register(
     Exercise(
         id="4.1",
         name="the second row of A",
-        expected=lambda: _seed_A()[1],
+        expected=lambda: _i_love_A()[1],
         hint="Exponentiate each entry of the second row of S, then divide each by their sum.",
     )
 )
@@ -40,7 +40,7 @@ register(
     Exercise(
         id="4.3",
         name="the Jacobian J",
-        expected=lambda: softmax_jacobian(_seed_A()[0]),
+        expected=lambda: softmax_jacobian(_i_love_A()[0]),
         hint="J = diag(a) − aaᵀ with a = the first row of A: diagonal a_j(1 − a_j), off-diagonal −a_i a_j.",
     )
 )
