@@ -1,9 +1,11 @@
 """Chapters 5–7: their checkers explain right and wrong answers, and the built
-chapter 5 page shows the seed example's output Z as the core computes it."""
+chapter 5 page shows the source article's output Z as the core computes it, and
+checks hull membership with barycentric coordinates, not the bounding box."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import numpy as np
@@ -11,10 +13,13 @@ import numpy as np
 from attention import trace_attention
 from attention.examples import i_love
 from attention.exercises import solution
-from attention.mixing import latex_matrix
-from conftest import built_page
+from attention.mixing import barycentric, hull_example, inside_hull, inside_value_box, latex_matrix, value_bounds
+from conftest import BOOK, built_page
 
 # The generic checker tests (every exercise) are in test_exercises.py.
+
+EX = i_love()
+T = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)
 
 
 def test_seed_solution_is_the_articles_output():
@@ -40,6 +45,54 @@ def test_chapter_5_page_shows_the_seed_output():
         assert ", ".join(f"{z:.2f}" for z in row) in text, f"row {token} of Z {row} not on the page"
     assert f"{t.A[0][0, 0]:.0%} of its own value" in text
     assert f"{t.A[0][0, 1]:.0%} of the value of" in text
+
+
+def _glued(page: str, section_id: str) -> list[str]:
+    from bs4 import BeautifulSoup
+
+    found = BeautifulSoup(page, "html.parser").find("section", id=section_id)
+    assert found is not None, section_id
+    return [s.get_text() for s in found.select("span.pasted-text")]
+
+
+def test_chapter_5_hull_check_uses_barycentric_coordinates():
+    page = _page("05_weighted_sum")
+    glued = _glued(page, "why-the-outputs-stay-inside-the-values-hull")
+    V, A, Z = hull_example()
+    corner = value_bounds(V)[1]
+    w = barycentric(corner, V)
+    # the corner of the box: accepted by the old box test, rejected by the hull test
+    assert inside_value_box([corner], V)[0] and not inside_hull([corner], V)[0]
+    assert glued[:3] == [f"({corner[0]:g}, {corner[1]:g})", "(" + ", ".join(f"{x:.2f}" for x in w) + ")", f"{w.min():.2f}"]
+    # by hand: (4, 3) = w1 (0, 0) + w2 (4, 0) + w3 (1, 3) with w1 + w2 + w3 = 1 gives w3 = 1, w2 = 3/4, w1 = −3/4
+    np.testing.assert_allclose(V, [[0, 0], [4, 0], [1, 3]])
+    np.testing.assert_allclose(w, [-0.75, 0.75, 1.0])
+    n_inside = int(inside_hull(Z, V).sum())
+    assert glued[5:8] == [str(len(Z)), str(n_inside), str(len(Z))] and n_inside == len(Z)
+    err = max(np.abs(barycentric(z, V) - a).max() for z, a in zip(Z, A))
+    assert glued[8] == f"{err:.0e}" and err < 1e-12
+    assert "bounding box" in _text(page)  # the coordinate argument is named for what it proves
+
+
+def test_chapter_5_exercise_claims():
+    from attention.exercises.ch05 import A_ROW, TARGET, V_THREE
+
+    z = A_ROW @ V_THREE
+    assert inside_hull([z], V_THREE)[0]  # 5.2: "it lies inside the triangle"
+    assert solution("5.3") == TARGET == 0.5  # 5.3: "half itself and half love"
+    assert ((1 - solution("5.3")) * T.V[0] + solution("5.3") * T.V[1])[1] == TARGET  # column 2 is TARGET
+    glued = _glued(_page("05_weighted_sum"), "check-yourself")
+    assert glued[-4:] == [f"{TARGET:g}", f"{T.V[0, 1]:g}", f"{T.V[1, 1]:g}", f"{solution('5.3'):.2f}"]
+
+
+def test_numbers_in_chapter_5_notes():
+    nb = json.loads((BOOK / "05_weighted_sum.ipynb").read_text(encoding="utf-8"))
+    notes = "\n".join("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes")
+    A, V = T.A[0], T.V
+    assert f"{A[0, 0]:.2f} * {V[0, 0]:g} + {A[0, 1]:.2f} * {V[1, 0]:g}" in notes  # the first entry of Z
+    assert f"{100 * A[0, 0]:.0f} percent old I and {100 * A[0, 1]:.0f} percent love" in notes
+    assert not np.any((V[0] != 0) & (V[1] != 0))  # "no column in common where both are non-zero"
+    assert V[0, 1] == 0 and V[1, 1] != 0  # "Column 2 of z(I) is entirely orange"
 
 
 def test_chapter_6_page_shows_the_head_width_and_the_bug():

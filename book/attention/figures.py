@@ -231,13 +231,26 @@ def _hull(points: np.ndarray) -> np.ndarray:
     return np.array(half(pts) + half(pts[::-1]))
 
 
-def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | None = None, *, ax=None, title: str = ""):
+def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | None = None, *, ax=None, title: str = "",
+              box: bool = False, probe=None, probe_label: str = ""):  # fmt: skip
     """2-D value rows V (n_k, 2) as large labelled points with their convex hull shaded,
     and outputs Z (n_q, 2) as small points (labelled if `query_labels` is given):
-    every z_i lands inside the hull. Returns the Figure."""
+    every z_i lands inside the hull. `box` draws the bounding box of V dashed; `probe`
+    (a point (2,)) is marked with a cross and `probe_label`. Returns the Figure."""
     V, Z = np.asarray(V, dtype=float), np.asarray(Z, dtype=float)
     if ax is None:
         _, ax = plt.subplots(figsize=(3.4, 3.2))
+    if box:
+        (x0, y0), (x1, y1) = V.min(axis=0), V.max(axis=0)
+        ax.add_patch(matplotlib.patches.Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, linestyle="--",
+                                                  edgecolor=OKABE_ITO["black"], linewidth=0.9, label="bounding box"))  # fmt: skip
+    extent = np.vstack([V, Z])  # every point drawn, for the axes limits below
+    if probe is not None:
+        probe = np.asarray(probe, dtype=float)
+        ax.scatter([probe[0]], [probe[1]], s=70, marker="X", color=OKABE_ITO["black"], zorder=5)
+        if probe_label:
+            ax.annotate(probe_label, tuple(probe), textcoords="offset points", xytext=(-6, 8), ha="right", fontsize=9)
+        extent = np.vstack([extent, probe])
     hull = _hull(V)
     if len(hull) >= 3:
         ax.add_patch(matplotlib.patches.Polygon(hull, closed=True, facecolor=OKABE_ITO["sky"], alpha=0.25,
@@ -246,7 +259,7 @@ def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | Non
         ax.plot(hull[:, 0], hull[:, 1], color=OKABE_ITO["blue"], linewidth=2, alpha=0.6)
     ax.scatter(V[:, 0], V[:, 1], s=90, color=OKABE_ITO["blue"], zorder=3, label="value rows v")
     ax.scatter(Z[:, 0], Z[:, 1], s=45, marker="D", color=OKABE_ITO["vermillion"], zorder=4, label="outputs z")
-    span = np.ptp(np.vstack([V, Z]), axis=0).max() or 1.0
+    span = np.ptp(extent, axis=0).max() or 1.0
     for (x, y), label in zip(V, key_labels):
         ax.annotate(f"v ({label})", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9,
                     color=OKABE_ITO["blue"])  # fmt: skip
@@ -254,8 +267,8 @@ def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | Non
         ax.annotate(f"z ({label})", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=9,
                     color=OKABE_ITO["vermillion"])  # fmt: skip
     pad = 0.2 * span
-    ax.set_xlim(min(V[:, 0].min(), Z[:, 0].min()) - pad, max(V[:, 0].max(), Z[:, 0].max()) + pad)
-    ax.set_ylim(min(V[:, 1].min(), Z[:, 1].min()) - pad, max(V[:, 1].max(), Z[:, 1].max()) + pad)
+    ax.set_xlim(extent[:, 0].min() - pad, extent[:, 0].max() + pad)
+    ax.set_ylim(extent[:, 1].min() - pad, extent[:, 1].max() + pad)
     ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("column 1")  # the maths numbers columns from 1: V[:, 0] in code
     ax.set_ylabel("column 2")
