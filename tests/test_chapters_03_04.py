@@ -113,3 +113,118 @@ def test_chapter_4_shows_the_seed_jacobian():
     glued, maths = section(page("04_softmax"), "the-jacobian-how-the-weights-respond")
     assert any(bmatrix(softmax_jacobian(A[0]), "{:.3f}") in m for m in maths)
     assert f"{A[0, 0] * A[0, 1]:.3f}" in glued
+
+
+# ----------------------------------------------------------------------------- chapter 4: issue 9's fixes
+def test_chapter_4_positivity_caveat_underflow():
+    glued, _ = section(page("04_softmax"), "three-properties")
+    threshold = -(np.log(np.finfo(np.float64).smallest_subnormal) - np.log(2))
+    assert f"{threshold:.0f}" == glued[0] == "745"
+    assert softmax(np.array([0.0, -(threshold + 0.1)]))[1] == 0  # rounds to 0 just beyond
+    assert softmax(np.array([0.0, -(threshold - 1.0)]))[1] > 0  # still positive just before
+
+
+def test_chapter_4_source_article_rounding_note():
+    rounded = np.round(S[0], 2)  # what the source article exponentiates: 1.15 and 0.58
+    np.testing.assert_allclose(rounded, [1.15, 0.58])
+    exact, by_hand = np.exp(S[0]), np.exp(rounded)
+    assert np.all(np.round(exact, 2) != np.round(by_hand, 2))  # the exponentials differ in the 2nd decimal
+    np.testing.assert_array_equal(np.round(exact / exact.sum(), 2), np.round(by_hand / by_hand.sum(), 2))
+    glued, _ = section(page("04_softmax"), "the-i-love-example-by-hand")
+    assert f"{by_hand[0]:.2f}" in glued and f"{by_hand[1]:.2f}" in glued
+
+
+def test_chapter_4_symmetry_section():
+    from attention.examples import unequal_lengths
+
+    ex = i_love()
+    QK_T = scores(projection(ex.X, ex.W_Q), projection(ex.X, ex.W_K))
+    glued, maths = section(page("04_softmax"), "symmetric-weights-from-asymmetric-scores")
+    # scores asymmetric (1 vs 2), weights equal to rounding: the source articles' inference fails here
+    assert glued[:2] == [f"{QK_T[0, 1]:g}", f"{QK_T[1, 0]:g}"] == ["1", "2"]
+    assert glued[2] == glued[3] == f"{A[0, 1]:.4f}" == f"{A[1, 0]:.4f}"
+    assert abs(A[0, 1] - A[1, 0]) < 1e-15
+    # the gaps, 2 − 1 and 3 − 2, raw and after ÷√3
+    assert glued[5:10] == ["2", "1", "3", "2", "1"]
+    assert glued[11] == f"{1 / np.sqrt(3):.2f}"
+    # the counterexample: symmetric S, asymmetric A; computed by hand here
+    q = np.array([[1.0, 0.0], [2.0, 0.1]])
+    S_c = q @ q.T / np.sqrt(2)
+    T = np.exp(S_c).sum(axis=1)
+    a12, a21 = np.exp(S_c[0, 1]) / T[0], np.exp(S_c[1, 0]) / T[1]
+    assert glued[12:] == ["2", f"{T[0]:.2f}", f"{T[1]:.2f}", f"{100 * a12:.0f}", f"{100 * a21:.0f}"]
+    c = unequal_lengths()
+    assert c.W_Q.tolist() == c.W_K.tolist()
+    assert a12 / a21 == pytest.approx(T[1] / T[0])
+    assert any("a_{12}" in m and "S_{11} - S_{12}" in m for m in maths)
+
+
+def test_chapter_4_float16_overflow():
+    from attention.scaling import score_samples
+
+    glued, _ = section(page("04_softmax"), "overflow-and-the-stable-form")
+    limits = [np.log(float(np.finfo(t).max)) for t in (np.float64, np.float32, np.float16)]
+    assert glued[:4] == [f"{x:.1f}" for x in limits] + ["65,504"]
+    assert glued[2] == "11.1" and glued[1] == "88.7"
+    with np.errstate(over="ignore"):
+        e16 = np.exp(np.array([11.0, 12.0], dtype=np.float16))
+    assert np.isfinite(e16[0]) and np.isinf(e16[1])
+    raw = score_samples(64)
+    share = (raw > limits[2]).mean()
+    assert glued[4:7] == ["64", f"{100 * share:.1f}", f"{raw.size:,}"]
+    # independent estimate: q·k with 64 standard components has variance 64, P(q·k > 11.09) ≈ 8 %
+    from math import erfc, sqrt
+
+    assert share == pytest.approx(0.5 * erfc(limits[2] / 8 / sqrt(2)), abs=0.01)
+
+
+def test_chapter_4_jacobian_derived_and_checked_by_finite_differences():
+    from attention.core import numerical_jacobian
+
+    soup = page("04_softmax")
+    text = soup.find("section", id="the-jacobian-how-the-weights-respond").get_text()
+    assert "a_i(\\delta_{ij} - a_j)" in text and "\\partial T / \\partial s_j = e^{s_j}" in text
+    glued, _ = section(soup, "the-jacobian-how-the-weights-respond")
+    J, J_fd = softmax_jacobian(A[0]), numerical_jacobian(softmax, S[0], step=1e-6)
+    assert glued[-2:] == ["1e-06", f"{np.abs(J - J_fd).max():.0e}"]
+    assert np.abs(J - J_fd).max() < 1e-8
+
+
+def test_chapter_4_saturation_with_the_chain_factor():
+    glued, _ = section(page("04_softmax"), "saturation-kills-the-gradient")
+    factors = 2.0 ** np.arange(-1, 5)
+
+    def norm_J(c):  # ‖diag(a) − aaᵀ‖ at a = softmax(c · row), by plain NumPy
+        a = np.exp(c * S[0]) / np.exp(c * S[0]).sum()
+        return np.linalg.norm(np.diag(a) - np.outer(a, a))
+
+    raw = [c * norm_J(c) for c in factors]
+    assert raw[2] > raw[1]  # the chain factor c wins at first …
+    assert raw[-1] < raw[1] / 100  # … saturation wins later
+    assert glued[4:] == [f"{factors[np.argmax(raw)]:g}", f"{max(raw):.2f}", f"{raw[1]:.2f}", "16", f"{raw[-1]:.1e}",
+                         f"{raw[1] / raw[-1]:,.0f}"]  # fmt: skip
+
+
+def test_temperature_note_gradient_claims():
+    # the speaker note: ‖J‖ (w.r.t. s/T) never falls as T rises; ‖J‖/T (w.r.t. s) peaks at a middle T
+    from attention.explorers.data import TEMPERATURES
+    from attention.scaling import gradient_size, with_temperature
+
+    s = np.array([2.0, 1.0, 0.5, -1.0])
+    g = np.array([gradient_size(with_temperature(s, T)) for T in TEMPERATURES])
+    assert np.all(np.diff(g) >= -1e-3)
+    raw = g / np.array(TEMPERATURES)
+    assert 0 < np.argmax(raw) < len(TEMPERATURES) - 1
+    assert min(TEMPERATURES) <= 0.1 and max(TEMPERATURES) >= 10  # "T from 0.1 to 10" is on the slider
+
+
+def test_numbers_in_chapter_4_notes():
+    import json
+
+    from conftest import BOOK
+
+    nb = json.loads((BOOK / "04_softmax.ipynb").read_text(encoding="utf-8"))
+    notes = "\n".join("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes")
+    f32, f16 = (np.log(float(np.finfo(t).max)) for t in (np.float32, np.float16))
+    assert f"float32 overflows above about {f32:.1f}, float16 above about {f16:.1f}" in notes
+    assert "mirror image" not in notes  # A is symmetric by coincidence of equal gaps, explained on the page
