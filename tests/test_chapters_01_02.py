@@ -1,9 +1,11 @@
 """The introduction and chapters 1–2: the notation module, the exercises' checkers,
-and the seed's numbers on the built pages, where the chapters say they are."""
+the source article's numbers on the built pages where the chapters say they are,
+and the numbers in the speaker notes."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import numpy as np
@@ -11,20 +13,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention import projection, scores, softmax, trace_attention
-from attention.examples import i_love
+from attention import projection, scale, scores, softmax, trace_attention
+from attention.examples import i_love, unequal_lengths
 from attention.exercises import check, solution
 from attention.exercises.ch01 import YOU
 from attention.sentence import tokenize
 from attention.notation import ORIGINAL_TRANSFORMER, LayerConfig, bmatrix, layer_shapes, notation_table
-from conftest import built_page
+from conftest import BOOK, built_page
 
 EX = i_love()
-SEED_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in seeds/001
+SEED_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in the source article (shared/seeds/001)
 SEED_K = np.array([[1, 1, 0], [0, 1, 1]])
 SEED_V = np.array([[1, 0, 1], [0, 1, 0]])
 
-# Right answers worked out independently of the core: plain NumPy on the seed's printed
+# Right answers worked out independently of the core: plain NumPy on the article's printed
 # matrices, and the original Transformer's published sizes (d_model 512, d_k 64).
 RIGHT = {
     "1.1": SEED_V.tolist(),  # a reader types nested lists
@@ -157,7 +159,7 @@ def _tex(M) -> str:
 def test_chapter_1_shows_the_seed_projection():
     Q = projection(EX.X, EX.W_Q)
     K = projection(EX.X, EX.W_K)
-    section = _section(_page("01_projection"), "the-seed-s-example-i-love")
+    section = _section(_page("01_projection"), "the-source-article-s-example-i-love")
     assert _pasted_text(section)[:5] == [
         str(EX.X.shape[0]), str(EX.X.shape[1]), str(EX.X[0].astype(int).tolist()),
         str(EX.X[1].astype(int).tolist()), str(EX.W_Q.shape[1]),
@@ -165,8 +167,11 @@ def test_chapter_1_shows_the_seed_projection():
     for M in (EX.X, EX.W_Q, Q):
         assert _tex(M) in _pasted_math(section)
     np.testing.assert_array_equal(Q, SEED_Q)
-    # the per-token view: q_I is row 0 of Q
-    assert _tex(Q[0]) in _pasted_math(_section(_page("01_projection"), "one-row-at-a-time"))
+    # the per-token view: q_I is the first row of Q, the sum of rows 1 and 3 of W_Q (counted from 1)
+    rows = _section(_page("01_projection"), "one-row-at-a-time")
+    assert _tex(Q[0]) in _pasted_math(rows)
+    assert _pasted_text(rows) == ["1 and 3", "1 and 3", "W_Q[0], W_Q[2]"]
+    np.testing.assert_array_equal(EX.W_Q[0] + EX.W_Q[2], Q[0])
     # the honest note: our W_K gives the article's K
     note = _pasted_math(_section(_page("01_projection"), "keys-and-values-an-honest-note"))
     assert _tex(EX.W_K) in note and _tex(K) in note and _tex(EX.W_V) in note
@@ -183,12 +188,25 @@ def test_chapter_1_shows_what_breaks_without_projections():
     XX_T = scores(EX.X, EX.X)
     QK_T = scores(projection(EX.X, EX.W_Q), projection(EX.X, EX.W_K))
     A_plain = softmax(XX_T)
+    A_scaled = softmax(scale(XX_T, EX.X.shape[1]))  # chapter 3's scaling, d_k = width of X = 4
     assert _pasted_text(section) == [
-        f"{XX_T[0, 1]:.0f}", f"{QK_T[1, 0]:.0f}", f"{QK_T[1, 0]:.0f}", f"{QK_T[0, 1]:.0f}",
-        f"{XX_T[0, 0]:.0f}", f"{100 * A_plain[0, 0]:.0f}",
+        f"{XX_T[0, 1]:.0f}", f"{100 * A_plain[0, 1]:.0f}", f"{QK_T[1, 0]:.0f}", f"{QK_T[1, 0]:.0f}",
+        f"{QK_T[0, 1]:.0f}", f"{XX_T[0, 0]:.0f}", f"{100 * A_plain[0, 0]:.0f}", "2", "4",
+        f"{100 * A_scaled[0, 0]:.0f}",
     ]  # fmt: skip
     rows = " \\\\ ".join(" & ".join(f"{v:.2f}" for v in row) for row in A_plain)
     assert re.sub(r"\s+", "", rf"\begin{{bmatrix}} {rows} \end{{bmatrix}}") in _pasted_math(section)
+
+
+def test_chapter_1_scaling_changes_the_self_weight():
+    # The chapter once said chapter 3's scaling "changes nothing here". By hand, with
+    # Q = K = X: scores [[2, 0], [0, 2]], divided by √4 = 2 → softmax([1, 0]).
+    by_hand_plain = np.exp(2) / (np.exp(2) + 1)
+    by_hand_scaled = np.exp(1) / (np.exp(1) + 1)
+    assert round(100 * by_hand_plain) == 88 and round(100 * by_hand_scaled) == 73
+    assert softmax(scale(scores(EX.X, EX.X), 4))[0, 0] == pytest.approx(by_hand_scaled)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", _section(_page("01_projection"), "why-three-different-matrices")))
+    assert "changes nothing" not in text and "changes\nnothing" not in text
 
 
 def test_chapter_2_shows_the_seed_scores():
@@ -211,6 +229,36 @@ def test_chapter_2_shows_the_asymmetry():
     assert _tex(M) in _pasted_math(section)
 
 
+def test_exercise_2_2_diagonal_needs_equal_lengths():
+    # The old solution said the largest score of each row is on the diagonal whenever
+    # W_K = W_Q. False: with q_1 = [1, 0], q_2 = [2, 0.1], token 1 prefers token 2.
+    q = np.array([[1.0, 0.0], [2.0, 0.1]])
+    by_hand = q @ q.T
+    np.testing.assert_allclose(by_hand, [[1.0, 2.0], [2.0, 4.01]])
+    c = unequal_lengths()
+    QQ_T = scores(projection(c.X, c.W_Q), projection(c.X, c.W_K))
+    np.testing.assert_allclose(QQ_T, by_hand)
+    assert np.argmax(QQ_T[0]) != 0  # row 1's largest score is not its own
+    # For "I love" the two queries have equal lengths, so there the diagonal does win
+    Q = projection(EX.X, EX.W_Q)
+    assert (Q * Q).sum(axis=1).tolist() == [5.0, 5.0]
+    assert all(np.argmax(row) == i for i, row in enumerate(scores(Q, Q)))
+    section = _section(_page("02_scores"), "check-yourself")
+    glued = _pasted_text(section)
+    assert glued[glued.index("[1.0, 0.0]"):] [:4] == ["[1.0, 0.0]", "[2.0, 0.1]", "2", "1"], glued
+    assert "5" in glued  # the two squared lengths
+    assert _tex(QQ_T) in _pasted_math(section)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", section))
+    assert "each token matches itself best" not in text
+
+
+def test_exercise_2_3_solution_claims():
+    X3 = np.vstack([EX.X, YOU])
+    QK3 = scores(projection(X3, EX.W_Q), projection(X3, EX.W_K))
+    np.testing.assert_array_equal(QK3[:, 0], QK3[:, 2])  # "you" is scored exactly as "I"
+    np.testing.assert_array_equal(QK3[:2, :2], scores(projection(EX.X, EX.W_Q), projection(EX.X, EX.W_K)))
+
+
 def test_chapter_2_shows_the_dot_products_of_directions():
     a = np.array([1, 0])
     section = _section(_page("02_scores"), "the-dot-product-measures-agreement")
@@ -225,3 +273,46 @@ def test_intro_shows_the_measured_notation():
         assert " × ".join(map(str, shapes[key])) in text, key
     cfg = ORIGINAL_TRANSFORMER
     assert _pasted_text(section) == [str(cfg.d_model), str(cfg.h), str(cfg.d_k), str(shapes["n"][0])]
+
+
+def test_intro_states_prerequisites_and_index_convention():
+    page = _page("intro")
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+    for word in ("matrix product", "expectation", "variance", "independence"):
+        assert word in text, word
+    assert "A[i-1, j-1]" in text and "t.head(r-1)" in text
+    # the code convention the text states: a_ij is A[i-1, j-1], head r is t.head(r-1)
+    t = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)
+    i, j, r = 2, 1, 1
+    assert t.head(r - 1).A[i - 1, j - 1] == t.A[r - 1][1, 0]
+
+
+# ------------------------------------------------------------------ speaker notes
+def notes(name: str) -> str:
+    """All speaker-notes cells of book/<name>.ipynb, joined."""
+    nb = json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8"))
+    return "\n".join(
+        "".join(c["source"]) for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes"
+    )
+
+
+def test_numbers_in_the_intro_notes():
+    cfg = ORIGINAL_TRANSFORMER
+    text = notes("intro")
+    assert f"{cfg.d_model} / {cfg.h} = {cfg.d_k}" in text and cfg.d_model // cfg.h == cfg.d_k
+    assert f"Two tokens, d_k = {EX.W_Q.shape[1]}" in text and EX.X.shape[0] == 2
+
+
+def test_numbers_in_chapter_1_notes():
+    text = notes("01_projection")
+    Q = projection(EX.X, EX.W_Q)
+    shape = lambda M: " × ".join(map(str, M.shape))  # noqa: E731
+    assert f"X is {shape(EX.X)}, W_Q is {shape(EX.W_Q)}, Q is {shape(Q)}" in text
+
+
+def test_numbers_in_chapter_2_notes():
+    text = notes("02_scores")
+    a = np.array([1, 0])
+    assert f"{a @ [1, 0]}, {a @ [0, 1]}, −{-(a @ [-1, 0])}: aligned, unrelated, opposed" in text
+    K = projection(EX.X, EX.W_K)
+    assert f"Kᵀ is {K.T.shape[0]} × {K.T.shape[1]}" in text
