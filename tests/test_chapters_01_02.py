@@ -245,7 +245,7 @@ def test_exercise_2_2_diagonal_needs_equal_lengths():
     assert all(np.argmax(row) == i for i, row in enumerate(scores(Q, Q)))
     section = _section(_page("02_scores"), "check-yourself")
     glued = _pasted_text(section)
-    assert glued[glued.index("[1.0, 0.0]"):] [:4] == ["[1.0, 0.0]", "[2.0, 0.1]", "2", "1"], glued
+    assert glued[glued.index("[1, 0]"):][:4] == ["[1, 0]", "[2, 0.1]", "2", "1"], glued
     assert "5" in glued  # the two squared lengths
     assert _tex(QQ_T) in _pasted_math(section)
     text = html.unescape(re.sub(r"<[^>]+>", " ", section))
@@ -316,3 +316,15 @@ def test_numbers_in_chapter_2_notes():
     assert f"{a @ [1, 0]}, {a @ [0, 1]}, −{-(a @ [-1, 0])}: aligned, unrelated, opposed" in text
     K = projection(EX.X, EX.W_K)
     assert f"Kᵀ is {K.T.shape[0]} × {K.T.shape[1]}" in text
+
+
+def test_intro_counts_seven_stage_chapters():
+    import yaml
+
+    toc = yaml.safe_load((BOOK.parent / "_toc.yml").read_text(encoding="utf-8"))
+    stages = next(part for part in toc["parts"] if part["caption"] == "The seven stages")
+    assert len(stages["chapters"]) == 7
+    nb = json.loads((BOOK / "intro.ipynb").read_text(encoding="utf-8"))
+    text = "\n".join("".join(c["source"]) for c in nb["cells"])
+    assert "seven short chapters" in text and "seven stages" in text
+    assert len(re.findall(r"^\d\. \{doc\}`0[1-7]_", text, flags=re.M)) == 7  # "One chapter per stage"

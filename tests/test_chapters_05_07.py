@@ -108,3 +108,10 @@ def test_chapter_7_page_shows_the_parameter_count():
 
     text = _text(_page("07_output_projection"))
     assert f"{parameter_count(512, 8).weights:,} weights in all" in text
+
+
+def test_shape_check_in_chapter_5_notes():
+    nb = json.loads((BOOK / "05_weighted_sum.ipynb").read_text(encoding="utf-8"))
+    notes = "\n".join("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes")
+    (n, _), (_, d_v) = T.A[0].shape, T.V.shape
+    assert f"({n} x {n})({n} x {d_v}) = ({n} x {d_v})" in notes
