@@ -34,9 +34,9 @@ def test_chapter_5_page_shows_the_seed_output():
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
     page = _page("05_weighted_sum")
-    assert latex_matrix(t.Z) in page  # the glued matrix, formatted as the page formats it
+    assert latex_matrix(t.head(0).Z) in page  # the glued matrix, formatted as the page formats it
     text = _text(page)
-    for token, row in zip(ex.tokens, t.Z):
+    for token, row in zip(ex.tokens, t.head(0).Z):
         assert ", ".join(f"{z:.2f}" for z in row) in text, f"row {token} of Z {row} not on the page"
     assert f"{t.A[0][0, 0]:.0%} of its own value" in text
     assert f"{t.A[0][0, 1]:.0%} of the value of" in text

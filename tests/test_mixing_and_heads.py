@@ -39,10 +39,10 @@ def test_seed_rows_are_64_percent_self_and_36_percent_other():
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
     C = contributions(t.A[0], t.V)
-    np.testing.assert_allclose(C.sum(axis=1), t.Z)
+    np.testing.assert_allclose(C.sum(axis=1), t.head(0).Z)
     np.testing.assert_allclose(np.round(C[0, 0], 2), [0.64, 0, 0.64])  # 64 % of v_I
     np.testing.assert_allclose(np.round(C[0, 1], 2), [0, 0.36, 0])  # 36 % of v_love
-    np.testing.assert_allclose(barycentric(t.Z[0], t.V), t.A[0, 0])
+    np.testing.assert_allclose(barycentric(t.head(0).Z[0], t.V), t.A[0, 0])
 
 
 @settings(max_examples=60)
