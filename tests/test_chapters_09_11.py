@@ -49,6 +49,17 @@ def test_11_1_forgetting_to_rescale_is_caught():
     assert not feedback.ok and "[m, ℓ] after both blocks[1]" in str(feedback)
 
 
+def test_an_empty_mask_row_is_named_by_index_and_by_token_number():
+    import pytest
+
+    from attention import scaled_dot_product_attention
+
+    bad = causal_mask(3)
+    bad[1] = False
+    with pytest.raises(ValueError, match=r"query at index 1 \(token 2 counting from 1\)"):
+        scaled_dot_product_attention(np.ones((3, 2)), np.ones((3, 2)), np.ones((3, 2)), mask=bad)
+
+
 # ---------------------------------------------------------------- the built pages
 def _text(name: str) -> str:
     page = html.unescape(built_page(name))
@@ -67,6 +78,10 @@ def test_chapter_9_page_shows_the_masked_weights():
     full = trace_attention(X, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
     i, j = tokens.index("it"), tokens.index("animal")
     assert f"{full.head(0).A[i, j]:.2f} without the mask and {causal.head(0).A[i, j]:.2f} with it" in text
+    # positions count from 1, as in the maths (the old page said "it" (position 7))
+    assert f"(position {i + 1}) still finds" in text and f"(position {j + 1})" in text
+    assert "Row i keeps i keys (tokens 1 to i)" in text.replace("$", "")
+    assert "keeps i + 1 keys" not in text.replace("$", "")
     prefix = tokens[:5]
     layer = trace_attention(embed(prefix), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
     A = masked_softmax(layer.head(2).S, causal_mask(5))

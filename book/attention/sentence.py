@@ -146,6 +146,24 @@ def without_position(X) -> np.ndarray:
     return X
 
 
+def shuffled_words_change(X, perm, seed: int = 0) -> float:
+    """How far the layer's output for any word moves when the words are put in the order `perm`.
+
+    X (n, 12) as `embed` builds it; perm (n,) a reordering of the code indices.
+    Runs the hand-built layer on X and on `reorder_words(X, perm)` (the words
+    move, the positions stay) and returns the largest |change| of any word's row
+    of Y. With the position columns it is large; on `without_position(X)` it is 0
+    up to rounding, because attention alone has no notion of order.
+    """
+    w = weights(seed)
+    perm = as_permutation(perm, np.shape(X)[0])
+
+    def run(M):
+        return trace_attention(M, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS).Y
+
+    return float(np.abs(run(reorder_words(X, perm)) - run(np.asarray(X, dtype=float))[perm]).max())
+
+
 @dataclass(frozen=True)
 class Weights:
     """The layer's hand-built weights: W_Q, W_K, W_V (12, 3·4) and W_O (12, 12); head r (1 … 3)
