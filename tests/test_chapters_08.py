@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from attention import permutation_equivariance
+from attention import permutation_equivariance, trace_attention
 from attention.costs import SEED_LENGTHS, memory_table, stage_costs
 from attention.exercises import check
 from attention.exercises import ch08
@@ -119,7 +119,12 @@ def test_page_shows_that_attention_alone_ignores_word_order():
     assert f"to within {check.gap:.0e}" in text
     assert f"changes by up to {shuffled_words_change(X, check.perm):.2f}" in text
     assert f"by more than {shuffled_words_change(without_position(X), check.perm):.0e}" in text
-    assert f"between {1 / len(tokens):.3f} and {1 / len(tokens):.3f}" in text  # head 2 without positions
+    # head 2 reads only positions: without them it puts 1/n on every token
+    t = trace_attention(without_position(X), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+    error = float(np.abs(t.head(1).A - 1 / len(tokens)).max())
+    assert error < 1e-15
+    said = "exactly" if error == 0 else f"to within {error:.0e}"
+    assert f"the same weight on every token: 1/n = {1 / len(tokens):.3f}, {said}" in text.replace("\\(", "").replace("\\)", "")
 
 
 def test_page_says_doubling_the_length_is_not_yet_four_times_the_work():

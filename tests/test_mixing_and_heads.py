@@ -176,3 +176,23 @@ def test_split_then_stage_functions_match_trace():
 def test_heads_bad_input(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_head_figures_number_columns_and_rows_from_one_like_the_text():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from attention.figures import head_bands, stacked_parts
+
+    layer = small_layer()
+    Q = layer.X @ layer.W_Q
+    fig = head_bands(Q, "Q", layer.num_heads, row_labels=layer.tokens)
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels == [str(c) for c in range(1, Q.shape[1] + 1)]  # used to be 0 … d_model − 1
+    fig_rows = head_bands(layer.W_O, "W_O", layer.num_heads, axis=0)
+    assert [t.get_text() for t in fig_rows.axes[0].get_yticklabels()][0] == "1"
+    fig_parts = stacked_parts(np.ones((2, 3)), ["head 1", "head 2"])
+    assert [t.get_text() for t in fig_parts.axes[0].get_xticklabels()] == ["1", "2", "3"]
+    plt.close("all")

@@ -515,9 +515,14 @@ def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: s
 def head_bands(M, name: str, num_heads: int, *, axis: int = 1, row_labels: Sequence[str] | None = None,
                col_labels: Sequence[str] | None = None, fmt: str = "{:.1f}"):  # fmt: skip
     """Heatmap of M with lines between the heads' blocks: columns (axis=1, e.g. Q = X W_Q)
-    or rows (axis=0, e.g. W_O), each block labelled r = 1..h. Returns the Figure."""
+    or rows (axis=0, e.g. W_O), each block labelled r = 1..h. Unlabelled columns and rows
+    are numbered from 1, as in the text (column c is code index c − 1). Returns the Figure."""
     M = np.asarray(M, dtype=float)
     size = M.shape[axis] // num_heads
+    if row_labels is None:
+        row_labels = [str(i + 1) for i in range(M.shape[0])]
+    if col_labels is None:
+        col_labels = [str(j + 1) for j in range(M.shape[1])]
     fig = heatmap(M, name, row_labels=row_labels, col_labels=col_labels, fmt=fmt)
     ax = fig.axes[0]
     for text in ax.texts:
