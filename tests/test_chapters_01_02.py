@@ -42,41 +42,59 @@ NAMES = {"1.1": "V", "1.2": "q_you", "1.3": "the number of weights", "2.1": "sco
 # ------------------------------------------------------------------ the notation module
 def test_original_transformer_sizes():
     cfg = ORIGINAL_TRANSFORMER
-    assert (cfg.d_model, cfg.h, cfg.d_k, cfg.d_v) == (512, 8, 64, 64)
+    assert (cfg.d_model, cfg.num_heads, cfg.d_k, cfg.d_v) == (512, 8, 64, 64)
 
 
 def test_layer_shapes_of_the_original_transformer():
     shapes = layer_shapes(ORIGINAL_TRANSFORMER, n=11)
     assert shapes["X"] == (11, 512)
-    assert shapes["W_Q"] == shapes["W_K"] == shapes["W_V"] == (512, 64)
-    assert shapes["Q"] == shapes["K"] == shapes["V"] == shapes["Z"] == shapes["Z⁽ʳ⁾"] == (11, 64)
-    assert shapes["QKᵀ"] == shapes["S"] == shapes["A"] == (11, 11)
-    assert shapes["Z_cat"] == shapes["Y"] == (11, 512)
-    assert shapes["W_O"] == (512, 512)
+    # no superscript: the whole layer, all 8 heads side by side
+    assert shapes["W_Q"] == shapes["W_K"] == shapes["W_V"] == shapes["W_O"] == (512, 512)
+    assert shapes["Q"] == shapes["K"] == shapes["V"] == shapes["Z_cat"] == shapes["Y"] == (11, 512)
+    assert shapes["A"] == (8, 11, 11)
+    # ⁽ʳ⁾: one head's
+    assert shapes["W_Q⁽ʳ⁾"] == shapes["W_K⁽ʳ⁾"] == shapes["W_V⁽ʳ⁾"] == (512, 64)
+    assert shapes["Q⁽ʳ⁾"] == shapes["K⁽ʳ⁾"] == shapes["V⁽ʳ⁾"] == shapes["Z⁽ʳ⁾"] == (11, 64)
+    assert shapes["QKᵀ⁽ʳ⁾"] == shapes["S⁽ʳ⁾"] == shapes["A⁽ʳ⁾"] == (11, 11)
+    assert shapes["W_O⁽ʳ⁾"] == (64, 512)
+    assert "Z" not in shapes  # one head's Z⁽ʳ⁾ or all heads' Z_cat, never an ambiguous Z
 
 
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(1, 6), d_k=st.integers(1, 5), h=st.integers(1, 4))
 def test_layer_shapes_follow_the_formulas(n, d_k, h):
-    cfg = LayerConfig(d_model=d_k * h, h=h)
+    cfg = LayerConfig(d_model=d_k * h, num_heads=h)
     s = layer_shapes(cfg, n)
-    assert s["Q"] == (n, d_k) and s["QKᵀ"] == (n, n)
+    assert s["Q⁽ʳ⁾"] == (n, d_k) and s["QKᵀ⁽ʳ⁾"] == (n, n) and s["Q"] == (n, h * d_k)
     assert s["Z_cat"] == (n, h * d_k) and s["W_O"] == (h * d_k, d_k * h)
 
 
 def test_every_symbol_has_a_row_in_the_table():
-    table = notation_table(ORIGINAL_TRANSFORMER, n=11)
+    table = notation_table(ORIGINAL_TRANSFORMER, n=11, conventions=False)
     rows = table.splitlines()[2:]
-    assert len(rows) == 20
+    assert len(rows) == 18
     assert any(r.startswith("| $W^O$") and r.endswith("= 512\u00a0×\u00a0512 |") for r in rows)
+    # the whole layer's W_Q and head r's W_Q⁽ʳ⁾ have a row each, with their own shapes
+    assert any(r.startswith("| $W_Q, W_K, W_V$") and r.endswith("= 512\u00a0×\u00a0512 |") for r in rows)
+    assert any(r.startswith("| $W_Q^{(r)}") and r.endswith("= 512\u00a0×\u00a064 |") for r in rows)
+    assert not any(r.startswith("| $Z$") for r in rows)
+
+
+def test_the_conventions_are_stated_under_the_table():
+    text = notation_table(ORIGINAL_TRANSFORMER, n=11)
+    assert text.startswith(notation_table(ORIGINAL_TRANSFORMER, n=11, conventions=False))
+    for phrase in ("without a superscript is the whole layer", "counts from 1", "Python counts from 0",
+                   "`t.head(r - 1)`", "`t.A[r - 1][i - 1, j - 1]`", '`t["Z⁽¹⁾"]`'):
+        assert phrase in text, phrase
 
 
 @pytest.mark.parametrize(
     "kwargs, error",
-    [({"d_model": 10, "h": 3}, ValueError), ({"d_model": 0, "h": 1}, ValueError), ({"d_model": 8.0, "h": 2}, TypeError)],
+    [({"d_model": 10, "num_heads": 3}, ValueError), ({"d_model": 0, "num_heads": 1}, ValueError),
+     ({"d_model": 8.0, "num_heads": 2}, TypeError)],
 )
 def test_layer_config_rejects_bad_sizes(kwargs, error):
-    with pytest.raises(error, match="d_model|h"):
+    with pytest.raises(error, match="d_model|num_heads"):
         LayerConfig(**kwargs)
 
 
@@ -180,7 +198,7 @@ def test_chapter_1_shows_the_seed_projection():
 def test_chapter_1_shows_the_original_transformer_sizes():
     section = _section(_page("01_projection"), "all-tokens-at-once")
     cfg = ORIGINAL_TRANSFORMER
-    assert _pasted_text(section) == [str(v) for v in (cfg.d_model, cfg.h, cfg.d_k, 10, cfg.d_model, cfg.d_k)]
+    assert _pasted_text(section) == [str(v) for v in (cfg.d_model, cfg.num_heads, cfg.d_k, 10, cfg.d_model, cfg.d_k)]
 
 
 def test_chapter_1_shows_what_breaks_without_projections():
@@ -269,10 +287,11 @@ def test_intro_shows_the_measured_notation():
     section = _section(_page("intro"), "notation")
     text = html.unescape(re.sub(r"<[^>]+>", " ", section)).replace("\u00a0", " ")
     shapes = layer_shapes(ORIGINAL_TRANSFORMER, n=len(tokenize()))  # the sentence's tokens
-    for key in ("X", "W_Q", "Q", "QKᵀ", "Z_cat", "W_O", "Y"):
+    for key in ("X", "W_Q", "W_Q⁽ʳ⁾", "Q", "Q⁽ʳ⁾", "QKᵀ⁽ʳ⁾", "Z⁽ʳ⁾", "Z_cat", "W_O", "W_O⁽ʳ⁾", "Y"):
         assert " × ".join(map(str, shapes[key])) in text, key
+    assert "without a superscript is the whole layer" in text  # the conventions, under the table
     cfg = ORIGINAL_TRANSFORMER
-    assert _pasted_text(section) == [str(cfg.d_model), str(cfg.h), str(cfg.d_k), str(shapes["n"][0])]
+    assert _pasted_text(section) == [str(cfg.d_model), str(cfg.num_heads), str(cfg.d_k), str(shapes["n"][0])]
 
 
 def test_intro_states_prerequisites_and_index_convention():
@@ -299,7 +318,7 @@ def notes(name: str) -> str:
 def test_numbers_in_the_intro_notes():
     cfg = ORIGINAL_TRANSFORMER
     text = notes("intro")
-    assert f"{cfg.d_model} / {cfg.h} = {cfg.d_k}" in text and cfg.d_model // cfg.h == cfg.d_k
+    assert f"{cfg.d_model} / {cfg.num_heads} = {cfg.d_k}" in text and cfg.d_model // cfg.num_heads == cfg.d_k
     assert f"Two tokens, d_k = {EX.W_Q.shape[1]}" in text and EX.X.shape[0] == 2
 
 

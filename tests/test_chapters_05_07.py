@@ -1,6 +1,6 @@
-"""Chapters 5–7: their checkers explain right and wrong answers, and the built
-chapter 5 page shows the source article's output Z as the core computes it, and
-checks hull membership with barycentric coordinates, not the bounding box."""
+"""Chapters 5–7: their checkers explain right and wrong answers, the built pages
+show the numbers the core computes (chapter 5 checks hull membership with barycentric
+coordinates, not the bounding box), and the speaker notes' numbers agree with it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 import re
 
 import numpy as np
+import pytest
 
 from attention import trace_attention
 from attention.examples import i_love
@@ -39,9 +40,9 @@ def test_chapter_5_page_shows_the_seed_output():
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
     page = _page("05_weighted_sum")
-    assert latex_matrix(t.Z) in page  # the glued matrix, formatted as the page formats it
+    assert latex_matrix(t.head(0).Z) in page  # the glued matrix, formatted as the page formats it
     text = _text(page)
-    for token, row in zip(ex.tokens, t.Z):
+    for token, row in zip(ex.tokens, t.head(0).Z):
         assert ", ".join(f"{z:.2f}" for z in row) in text, f"row {token} of Z {row} not on the page"
     assert f"{t.A[0][0, 0]:.0%} of its own value" in text
     assert f"{t.A[0][0, 1]:.0%} of the value of" in text
@@ -115,3 +116,67 @@ def test_shape_check_in_chapter_5_notes():
     notes = "\n".join("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes")
     (n, _), (_, d_v) = T.A[0].shape, T.V.shape
     assert f"({n} x {n})({n} x {d_v}) = ({n} x {d_v})" in notes
+
+
+def _notes(name: str) -> str:
+    """The speaker notes of book/<name>.ipynb (they cannot glue, so their numbers are tested here)."""
+    cells = json.loads((BOOK / f"{name}.ipynb").read_text())["cells"]
+    return "\n".join("".join(c["source"]) for c in cells
+                     if c["metadata"].get("slideshow", {}).get("slide_type") == "notes")  # fmt: skip
+
+
+def test_chapter_6_speaker_notes_quote_the_core():
+    from attention.explorers.data import HEAD_COUNTS
+    from attention.explorers import heads_explorer
+    from attention.notation import ORIGINAL_TRANSFORMER, layer_shapes
+
+    notes = _notes("06_multi_head")
+    explorer = heads_explorer(figure=False)
+    counts, d_model = explorer.data["head_counts"], explorer.data["d_model"]
+    explorer.close()
+    assert list(counts) == list(HEAD_COUNTS)
+    assert f"Drag *h* from {min(counts)} to {max(counts)}" in notes
+    assert f"At d_k = {d_model // max(counts)} a head's score" in notes
+    d, d_k = layer_shapes(ORIGINAL_TRANSFORMER, n=1)["W_Q⁽ʳ⁾"]  # one head's W_Q, in the source articles' sizes
+    assert f"The source articles' {d} x {d_k} W_Q is one head's" in notes
+    # the old notes counted heads and columns from 0 ("head 1 gets columns 0-1") and typed the toy's sizes
+    assert "columns 0-1" not in notes and "(6, 8) -> (4, 6, 2)" not in notes
+
+
+def test_chapter_6_page_counts_heads_from_one_and_quotes_the_bug_at_paper_size():
+    from attention.heads import scaling_bug_at_size, small_layer
+
+    text = _text(_page("06_multi_head"))
+    layer = small_layer()
+    assert f"Side by side, the {layer.num_heads} maps" in text
+    assert 'For the query "animal" (row 2)' in text.replace("“", '"').replace("”", '"')
+    assert "head 1 owns columns 0:d_k" in text  # code indices said to be code
+    big = scaling_bug_at_size(512, 8)
+    # the old text said the effect was "larger" at this size; the drop in the largest weight is about
+    # the same as in the toy layer, so the page now quotes the numbers instead
+    assert "the effect is larger" not in text
+    assert f"falls from {big.score_std:.2f} to {big.score_std_bug:.2f} ({big.score_std_bug / big.score_std:.3f} of it" in text
+    assert f"from {big.right.mean_max_weight[0]:.2f} to {big.bug.mean_max_weight[0]:.2f}" in text
+
+
+def test_bug_shrinks_the_score_spread_by_exactly_one_over_sqrt_h():
+    from attention.heads import scaling_bug_at_size
+
+    for h in (2, 4, 8, 16):
+        big = scaling_bug_at_size(512, h)
+        assert big.score_std_bug / big.score_std == pytest.approx(1 / np.sqrt(h), rel=1e-12)
+
+
+def test_bert_and_the_original_transformer_have_the_same_head_width():
+    from attention.heads import head_width
+
+    assert head_width(768, 12) == head_width(512, 8) == solution("6.1")  # the solution's "the same head width"
+
+
+def test_chapter_7_page_writes_head_blocks_with_a_superscript():
+    page = _page("07_output_projection")
+    assert "W^O_r" not in page and "W^O_2" not in page
+    assert "W^{O(r)}" in page
+    text = _text(page).replace("\\(", "").replace("\\)", "")  # inline maths as the page writes it
+    assert "is rows d_v + 1 to 2 d_v of W^O" in text  # counted from 1; the Python slice is said to be Python's
+    assert "Python, counting from 0, writes as the slice d_v : 2 * d_v" in text

@@ -6,13 +6,15 @@ from __future__ import annotations
 import html
 import re
 
+import numpy as np
 
+from attention import permutation_equivariance, trace_attention
 from attention.costs import SEED_LENGTHS, memory_table, stage_costs
 from attention.exercises import check
 from attention.exercises import ch08
-from attention.sentence import HEAD_NAMES, sentence_trace
+from attention.sentence import (HEAD_NAMES, NUM_HEADS, embed, shuffled_words_change, sentence_trace, tokenize,
+                                weights, without_position)
 from conftest import built_page
-
 
 
 # --------------------------------------------------------------------------- checkers
@@ -96,3 +98,57 @@ def test_page_quotes_the_computed_weights_and_memory():
     assert f"{rows[-1].bytes / rows[0].bytes:,.0f} times the memory" in text
     assert f"{rows[-1].bytes / 2**30:.1f} GiB" in text
     assert f"from {rows[0].bytes / 2**20:.1f} MiB" in text
+
+
+def test_page_numbers_tokens_from_one_and_says_when_an_index_is_pythons():
+    text = visible_text(page_text()).replace("“", '"').replace("”", '"')
+    tokens = tokenize()
+    it, animal = tokens.index("it"), tokens.index("animal")
+    # the old page said "numbered from 0: "it" is token 7": the maths counts from 1
+    assert f'"it" is token {it + 1} and "animal" token {animal + 1}' in text
+    assert f'tokens.index("it") is {it}' in text
+    assert "numbered from 0" not in text
+
+
+def test_page_shows_that_attention_alone_ignores_word_order():
+    text = visible_text(page_text())
+    tokens = tokenize()
+    X, w = embed(tokens), weights()
+    check = permutation_equivariance(X, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS, seed=0)
+    assert check.gap < 1e-12
+    assert f"to within {check.gap:.0e}" in text
+    assert f"changes by up to {shuffled_words_change(X, check.perm):.2f}" in text
+    assert f"by more than {shuffled_words_change(without_position(X), check.perm):.0e}" in text
+    # head 2 reads only positions: without them it puts 1/n on every token
+    t = trace_attention(without_position(X), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+    error = float(np.abs(t.head(1).A - 1 / len(tokens)).max())
+    assert error < 1e-15
+    said = "exactly" if error == 0 else f"to within {error:.0e}"
+    plain = re.sub(r"\s+([,.])", r"\1", text.replace("\\(", "").replace("\\)", ""))  # glued values sit in tags
+    assert f"the same weight on every token: 1/n = {1 / len(tokens):.3f}, {said}" in plain
+
+
+def test_page_says_doubling_the_length_is_not_yet_four_times_the_work():
+    text = visible_text(page_text())
+    total = lambda n: sum(s.count for s in stage_costs(n, 512))  # noqa: E731
+    ratio = total(8192) / total(4096)
+    assert 3 < ratio < 4
+    assert f"multiplies the work by {ratio:.1f}" in text
+    assert "double the length, four times the work" not in text
+
+
+def test_cross_attention_query_comes_from_the_word_before():
+    text = visible_text(page_text()).replace("“", '"').replace("”", '"')
+    # the query that predicts "chats" sits at the position before it ("les"), not at "chats"
+    assert 'from the last word it has written ("les")' in text
+    assert 'the word it is writing ("chats") sends a query' not in text
+
+
+def test_exercise_8_1_answer_is_closest_to_the_value_of_animal():
+    tokens, t = sentence_trace()
+    head = t.head(0)
+    z = head.A[tokens.index("it")] @ head.V
+    distance = np.abs(head.V - z).max(axis=1)
+    assert int(np.argmin(distance)) == tokens.index("animal")
+    text = visible_text(page_text())
+    assert f"no entry differs by more than {distance[tokens.index('animal')]:.2f}" in text

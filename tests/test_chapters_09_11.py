@@ -49,6 +49,30 @@ def test_11_1_forgetting_to_rescale_is_caught():
     assert not feedback.ok and "[m, ℓ] after both blocks[1]" in str(feedback)
 
 
+def test_an_empty_mask_row_is_named_by_index_and_by_token_number():
+    import pytest
+
+    from attention import scaled_dot_product_attention
+
+    bad = causal_mask(3)
+    bad[1] = False
+    with pytest.raises(ValueError, match=r"query at index 1 \(token 2 counting from 1\)"):
+        scaled_dot_product_attention(np.ones((3, 2)), np.ones((3, 2)), np.ones((3, 2)), mask=bad)
+
+
+def test_a_large_negative_score_gives_the_same_weights_as_minus_infinity():
+    # chapter 9: "real implementations often use a very large negative number instead; the weight is
+    # then 0 to every digit a float can hold"
+    from attention import softmax
+
+    S = np.array([[0.3, 2.0, -1.0], [1.5, 0.2, 0.7], [2.0, 0.0, 1.0]])
+    keep = causal_mask(3)
+    for dtype in (np.float32, np.float64):
+        big_negative = softmax(np.where(keep, S, -1e9).astype(dtype))
+        assert np.all(big_negative[~keep] == 0)
+        np.testing.assert_array_equal(big_negative, masked_softmax(S.astype(dtype), keep))
+
+
 # ---------------------------------------------------------------- the built pages
 def _text(name: str) -> str:
     page = html.unescape(built_page(name))
@@ -67,6 +91,11 @@ def test_chapter_9_page_shows_the_masked_weights():
     full = trace_attention(X, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
     i, j = tokens.index("it"), tokens.index("animal")
     assert f"{full.head(0).A[i, j]:.2f} without the mask and {causal.head(0).A[i, j]:.2f} with it" in text
+    # positions count from 1, as in the maths (the old page said "it" (position 7))
+    assert f"(position {i + 1}) still finds" in text and f"(position {j + 1})" in text
+    plain = text.replace("\\(", "").replace("\\)", "")  # inline maths as the page writes it, \(i\)
+    assert "Row i keeps i keys (tokens 1 to i)" in plain
+    assert "keeps i + 1 keys" not in plain
     prefix = tokens[:5]
     layer = trace_attention(embed(prefix), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
     A = masked_softmax(layer.head(2).S, causal_mask(5))

@@ -12,6 +12,7 @@ from hypothesis.extra.numpy import arrays
 import reference
 from attention import (
     multi_head_attention,
+    permutation_equivariance,
     projection,
     scale,
     scaled_dot_product_attention,
@@ -32,7 +33,7 @@ SEED = {  # as printed in the source article (shared/seeds/001), with the number
     "QKᵀ": ([[2, 1], [2, 3]], 0),
     "S": ([[1.15, 0.58], [1.15, 1.73]], 2),
     "A": ([[0.64, 0.36], [0.36, 0.64]], 2),
-    "Z": ([[0.64, 0.36, 0.64], [0.36, 0.64, 0.36]], 2),
+    "Z⁽¹⁾": ([[0.64, 0.36, 0.64], [0.36, 0.64, 0.36]], 2),
 }
 
 
@@ -50,7 +51,7 @@ def test_seed_stages_one_by_one():
     Q, K, V = (projection(ex.X, W) for W in (ex.W_Q, ex.W_K, ex.W_V))
     S = scale(scores(Q, K), d_k=3)
     A = softmax(S)
-    np.testing.assert_allclose(weighted_sum(A, V), trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V).Z)
+    np.testing.assert_allclose(weighted_sum(A, V), trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V).head(0).Z)
     # the article's softmax by hand: e^1.15 / (e^1.15 + e^0.58)
     assert A[0, 0] == pytest.approx(np.exp(2 / np.sqrt(3)) / (np.exp(2 / np.sqrt(3)) + np.exp(1 / np.sqrt(3))))
 
@@ -249,3 +250,73 @@ def test_trace_names_read_every_intermediate():
     np.testing.assert_array_equal(t["Z_cat"][:, 4:], t.Z_heads[1])
     with pytest.raises(KeyError, match="known names"):
         t["W"]
+
+
+def test_head_numbers_in_names_count_from_one_like_the_text():
+    X, _, W = random_problem(0, h=2)
+    t = trace_attention(X, *W, num_heads=2)
+    # Z⁽¹⁾ is the first head (code index 0), in both spellings, for every per-head symbol
+    np.testing.assert_array_equal(t["Z⁽¹⁾"], t.Z_heads[0])
+    np.testing.assert_array_equal(t["Z^(1)"], t.head(0).Z)
+    np.testing.assert_array_equal(t["A⁽²⁾"], t.A[1])
+    np.testing.assert_array_equal(t["QKᵀ⁽²⁾"], t.QK_T[1])
+    np.testing.assert_array_equal(t["W_Q⁽²⁾"], t.W_Q[:, 4:8])  # head 2 owns code columns 4 … 7
+    np.testing.assert_array_equal(t["W^O⁽²⁾"], t.W_O[4:8])  # and the same rows of W^O
+    # there is no head 0 (it used to be read as index −1, the last head) and no head h + 1
+    for name in ("Z⁽⁰⁾", "A^(0)", "Z⁽³⁾"):
+        with pytest.raises(KeyError, match="count from 1"):
+            t[name]
+    # the Head record knows both numbers
+    assert (t.head(0).index, t.head(0).r) == (0, 1)
+    assert (t.head(-1).index, t.head(-1).r) == (1, 2)
+    with pytest.raises(IndexError, match="r - 1"):
+        t.head(2)
+
+
+def test_trace_has_no_ambiguous_Z_and_one_name_for_the_number_of_heads():
+    X, _, W = random_problem(0, h=2)
+    t = trace_attention(X, *W, num_heads=2)
+    # Z meant Z_cat while the notation says Z is one head's output: gone, by attribute and by name
+    assert not hasattr(t, "Z")
+    with pytest.raises(KeyError, match="Z_cat"):
+        t["Z"]
+    assert not hasattr(t, "h") and t.num_heads == 2  # num_heads, as in trace_attention(num_heads=…)
+    np.testing.assert_array_equal(t.head(1).Z, t.Z_heads[1])
+
+
+def test_one_head_output_is_Z_cat():
+    ex = i_love()
+    t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+    np.testing.assert_array_equal(t.head(0).Z, t.Z_cat)  # h = 1: Z = Z⁽¹⁾ = Z_cat
+
+
+# ---------------------------------------------------------------- permutation equivariance
+@settings(max_examples=30)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 2, 4]))
+def test_reordering_the_tokens_reorders_the_outputs(seed, h):
+    X, _, W = random_problem(seed, n=6, h=h)
+    check = permutation_equivariance(X, *W, num_heads=h, seed=seed)
+    assert sorted(check.perm.tolist()) == list(range(6))
+    assert check.gap < 1e-12 and check.A_gap < 1e-12
+    # the same thing written out: layer(X[perm]) is layer(X) with its rows reordered
+    Y, _ = multi_head_attention(X, *W, num_heads=h)
+    Y_perm, _ = multi_head_attention(X[check.perm], *W, num_heads=h)
+    np.testing.assert_allclose(Y_perm, Y[check.perm], atol=1e-12)
+
+
+def test_a_causal_mask_breaks_the_equivariance():
+    X, _, W = random_problem(3, n=6, h=2)
+    perm = [5, 4, 3, 2, 1, 0]
+    assert permutation_equivariance(X, *W, num_heads=2, perm=perm).gap < 1e-12
+    assert permutation_equivariance(X, *W, num_heads=2, perm=perm, mask=np.tri(6, dtype=bool)).gap > 0.1
+
+
+@pytest.mark.parametrize("perm, error, words", [
+    ([0, 1, 1, 2, 3], ValueError, "exactly once"),
+    ([0, 1, 2], ValueError, "exactly once"),
+    ([0.0, 1.0, 2.0, 3.0, 4.0], TypeError, "whole numbers"),
+])  # fmt: skip
+def test_a_bad_permutation_is_named(perm, error, words):
+    X, _, W = random_problem(0)
+    with pytest.raises(error, match=f"perm.*{words}"):
+        permutation_equivariance(X, *W, num_heads=2, perm=perm)

@@ -40,10 +40,10 @@ def test_seed_rows_are_64_percent_self_and_36_percent_other():
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
     C = contributions(t.A[0], t.V)
-    np.testing.assert_allclose(C.sum(axis=1), t.Z)
+    np.testing.assert_allclose(C.sum(axis=1), t.head(0).Z)
     np.testing.assert_allclose(np.round(C[0, 0], 2), [0.64, 0, 0.64])  # 64 % of v_I
     np.testing.assert_allclose(np.round(C[0, 1], 2), [0, 0.36, 0])  # 36 % of v_love
-    np.testing.assert_allclose(barycentric(t.Z[0], t.V), t.A[0, 0])
+    np.testing.assert_allclose(barycentric(t.head(0).Z[0], t.V), t.A[0, 0])
 
 
 @settings(max_examples=60)
@@ -232,3 +232,23 @@ def test_split_then_stage_functions_match_trace():
 def test_heads_bad_input(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+def test_head_figures_number_columns_and_rows_from_one_like_the_text():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from attention.figures import head_bands, stacked_parts
+
+    layer = small_layer()
+    Q = layer.X @ layer.W_Q
+    fig = head_bands(Q, "Q", layer.num_heads, row_labels=layer.tokens)
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels == [str(c) for c in range(1, Q.shape[1] + 1)]  # used to be 0 … d_model − 1
+    fig_rows = head_bands(layer.W_O, "W_O", layer.num_heads, axis=0)
+    assert [t.get_text() for t in fig_rows.axes[0].get_yticklabels()][0] == "1"
+    fig_parts = stacked_parts(np.ones((2, 3)), ["head 1", "head 2"])
+    assert [t.get_text() for t in fig_parts.axes[0].get_xticklabels()] == ["1", "2", "3"]
+    plt.close("all")

@@ -15,10 +15,13 @@ from attention.sentence import (
     SENTENCE,
     embed,
     positional_encoding,
+    reorder_words,
     sentence_trace,
+    shuffled_words_change,
     strongest_link,
     tokenize,
     weights,
+    without_position,
 )
 from reference import multi_head as reference_multi_head
 
@@ -72,6 +75,19 @@ def test_previous_token_head_looks_one_back():
     tokens, t = sentence_trace()
     A = t.head(HEAD_NAMES.index("previous token")).A
     assert [int(np.argmax(A[i])) for i in range(1, len(tokens))] == list(range(len(tokens) - 1))
+    assert int(np.argmax(A[0])) == 0  # the first token, with nothing before it, looks at itself
+
+
+def test_our_head_does_not_read_tired_it_still_picks_animal_for_wide():
+    tokens, t = sentence_trace(SENTENCE.replace("tired", "wide"))
+    assert strongest_link(t, tokens, "it", head=0)[0] == "animal"  # a trained model would pick "street"
+
+
+def test_head_numbers_in_the_text_are_code_index_plus_one():
+    _, t = sentence_trace()
+    for index, name in enumerate(HEAD_NAMES):
+        assert t.head(index).r == index + 1
+        np.testing.assert_array_equal(t[f"A^({index + 1})"], t.head(index).A)
 
 
 def test_broad_head_spreads_its_weight():
@@ -129,6 +145,43 @@ def test_weights_are_hand_built_shapes():
 )
 def test_bad_input(call, error, words):
     with pytest.raises(error) as info:
+        call()
+    for word in words:
+        assert word in str(info.value)
+
+
+# ---------------------------------------------------------------- word order (chapter 8)
+PERM = np.random.default_rng(0).permutation(len(tokenize()))
+
+
+def test_reorder_words_moves_the_words_and_keeps_the_positions():
+    X = embed(tokenize())
+    R = reorder_words(X, PERM)
+    pos = [COLUMNS.index("pos cos"), COLUMNS.index("pos sin")]
+    words = [c for c in range(D_MODEL) if c not in pos]
+    np.testing.assert_array_equal(R[:, pos], X[:, pos])
+    np.testing.assert_array_equal(R[:, words], X[PERM][:, words])
+    np.testing.assert_array_equal(without_position(X)[:, pos], 0.0)
+    np.testing.assert_array_equal(without_position(X)[:, words], X[:, words])
+
+
+def test_word_order_reaches_the_layer_only_through_the_position_columns():
+    X = embed(tokenize())
+    assert shuffled_words_change(X, PERM) > 0.5  # with positions, the shuffle is noticed
+    assert shuffled_words_change(without_position(X), PERM) < 1e-12  # without them, not at all
+    # head 2 reads nothing but position: without it every weight is exactly 1/n
+    w = weights()
+    t = trace_attention(without_position(X), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+    np.testing.assert_allclose(t.head(HEAD_NAMES.index("previous token")).A, 1 / len(X), rtol=1e-12)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: reorder_words(np.zeros((3, 5)), [0, 1, 2]), ["X", "(n, 12)"]),
+    (lambda: reorder_words(embed(["the", "animal"]), [0, 0]), ["perm", "exactly once"]),
+    (lambda: without_position(np.zeros(12)), ["X", "(n, 12)"]),
+])  # fmt: skip
+def test_word_order_bad_input(call, words):
+    with pytest.raises(ValueError) as info:
         call()
     for word in words:
         assert word in str(info.value)

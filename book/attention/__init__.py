@@ -12,13 +12,15 @@ and the whole computation:
 
     scaled_dot_product_attention(Q, K, V, mask=None) -> (Z, A)
     multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None) -> (Y, A)
-    trace_attention(...) -> Trace   every intermediate, by its seed name
+    trace_attention(...) -> Trace   every intermediate, by its name in the text (Z⁽¹⁾ is head 1)
+    permutation_equivariance(X, ...) reorder the tokens, see the outputs reorder alike (chapter 8)
     tiled_attention(Q, K, V, block_size, mask=None) -> Z   the same Z, block by block (chapter 11)
-    causal_mask(n)            the decoder's mask: token i sees tokens 0 … i (chapter 9)
+    causal_mask(n)            the decoder's mask: token i sees tokens 1 … i (chapter 9)
 """
 
 from .core import projection, scale, scaled_dot_product_attention, scores, softmax, softmax_naive, weighted_sum
-from .multihead import Head, Trace, concat_heads, multi_head_attention, split_heads, trace_attention
+from .multihead import (Equivariance, Head, Trace, concat_heads, multi_head_attention, permutation_equivariance,
+                        split_heads, trace_attention)
 from .masks import causal_mask
 from .tiled import tiled_attention
 
@@ -36,6 +38,8 @@ __all__ = [
     "concat_heads",
     "Trace",
     "Head",
+    "permutation_equivariance",
+    "Equivariance",
     "causal_mask",
     "tiled_attention",
 ]

@@ -103,8 +103,8 @@ def as_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
     if empty.any():
         where = tuple(int(i) for i in np.argwhere(empty)[0])
         raise ValueError(
-            f"mask lets query {where[-1]}"
-            + (f" (batch index {where[:-1]})" if len(where) > 1 else "")
-            + " attend to no key: every row of the mask needs at least one True"
+            f"mask lets the query at index {where[-1]} (token {where[-1] + 1} counting from 1"
+            + (f", batch index {where[:-1]}" if len(where) > 1 else "")
+            + ") attend to no key: every row of the mask needs at least one True"
         )
     return out

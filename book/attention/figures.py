@@ -532,9 +532,14 @@ def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: s
 def head_bands(M, name: str, num_heads: int, *, axis: int = 1, row_labels: Sequence[str] | None = None,
                col_labels: Sequence[str] | None = None, fmt: str = "{:.1f}"):  # fmt: skip
     """Heatmap of M with lines between the heads' blocks: columns (axis=1, e.g. Q = X W_Q)
-    or rows (axis=0, e.g. W_O), each block labelled r = 1..h. Returns the Figure."""
+    or rows (axis=0, e.g. W_O), each block labelled r = 1..h. Unlabelled columns and rows
+    are numbered from 1, as in the text (column c is code index c − 1). Returns the Figure."""
     M = np.asarray(M, dtype=float)
     size = M.shape[axis] // num_heads
+    if row_labels is None:
+        row_labels = [str(i + 1) for i in range(M.shape[0])]
+    if col_labels is None:
+        col_labels = [str(j + 1) for j in range(M.shape[1])]
     fig = heatmap(M, name, row_labels=row_labels, col_labels=col_labels, fmt=fmt)
     ax = fig.axes[0]
     for text in ax.texts:
@@ -556,7 +561,8 @@ def head_bands(M, name: str, num_heads: int, *, axis: int = 1, row_labels: Seque
 def stacked_parts(parts, part_labels: Sequence[str], *, total_label: str = "sum", xlabel: str = "column",
                   title: str = ""):  # fmt: skip
     """Stacked bars: parts (k, d) are k additive pieces of a d-vector, stacked per column
-    (positive up, negative down) in Okabe–Ito colours; a black tick marks their sum. Returns the Figure."""
+    (positive up, negative down) in Okabe–Ito colours; a black tick marks their sum. The columns are
+    numbered from 1, as in the text (column c is code index c − 1). Returns the Figure."""
     parts = np.asarray(parts, dtype=float)
     k, d = parts.shape
     fig, ax = plt.subplots(figsize=(min(6.4, 1.6 + 0.55 * d), 3.0))
@@ -569,7 +575,7 @@ def stacked_parts(parts, part_labels: Sequence[str], *, total_label: str = "sum"
         up, down = up + np.clip(parts[p], 0, None), down + np.clip(parts[p], None, 0)
     ax.scatter(x, parts.sum(axis=0), marker="_", s=400, color="black", linewidths=2.5, zorder=3, label=total_label)
     ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_xticks(x, labels=[str(c) for c in x])
+    ax.set_xticks(x, labels=[str(c + 1) for c in x])
     ax.set_xlabel(xlabel)
     if title:
         ax.set_title(title)

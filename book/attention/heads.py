@@ -2,9 +2,10 @@
 √d_model scaling bug, and the output projection W_O block by block.
 
 Chapters 6 and 7 use these; the layer itself is always computed by
-`trace_attention` / `multi_head_attention`. Head r (0-based in code, r + 1 in
-the text) owns columns [r·d_k, (r+1)·d_k) of W_Q and W_K, columns
-[r·d_v, (r+1)·d_v) of W_V, and the same rows of W_O.
+`trace_attention` / `multi_head_attention`. Head r of the text (r = 1 … h) is
+code index r − 1 and owns the d_k columns (r−1)·d_k … r·d_k − 1 (code indices,
+the slice [(r−1)·d_k, r·d_k)) of W_Q and W_K, the matching d_v columns of W_V,
+and the same d_v rows of W_O, its block W^O⁽ʳ⁾.
 """
 
 from __future__ import annotations
@@ -147,10 +148,10 @@ def scaling_bug_at_size(d_model=512, num_heads=8, *, n_keys: int = 8, n_queries:
 
 
 def output_blocks(W_O, num_heads) -> np.ndarray:
-    """Split W_O (h·d_v, d_out) into its row blocks W^O_r: shape (h, d_v, d_out).
+    """Split W_O (h·d_v, d_out) into its row blocks W^O⁽ʳ⁾: shape (h, d_v, d_out).
 
-    Block r holds rows [r·d_v, (r+1)·d_v): the rows that multiply head r's
-    columns of Z_cat.
+    Block r (code index r − 1) holds the rows [(r−1)·d_v, r·d_v) (code indices):
+    the rows that multiply head r's columns of Z_cat.
     """
     W_O = as_matrix("W_O", W_O, ndim=2)
     h = positive_int("num_heads", num_heads)
@@ -160,7 +161,7 @@ def output_blocks(W_O, num_heads) -> np.ndarray:
 
 
 def head_contributions(Z_heads, W_O) -> np.ndarray:
-    """Each head's share of the output: Z⁽ʳ⁾ W^O_r for r = 1..h, shape (h, n, d_out).
+    """Each head's share of the output: Z⁽ʳ⁾ W^O⁽ʳ⁾ for r = 1..h, shape (h, n, d_out) (head r at index r − 1).
 
     Z_heads (h, n, d_v) are the heads' outputs, W_O (h·d_v, d_out). Their sum
     over heads is Y = Concat(Z⁽¹⁾, …, Z⁽ʰ⁾) W_O.

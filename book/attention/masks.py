@@ -2,9 +2,10 @@
 
 A mask is a boolean array broadcastable to the scores' shape (..., n_q, n_k),
 True where query i may attend to key j. The core's `mask=` argument, and
-`tiled_attention`'s, take exactly this.
+`tiled_attention`'s, take exactly this. Tokens count from 1 in the text (x_1 … x_n)
+and from 0 in code: the row of token i is mask[i - 1].
 
-    causal_mask(4)                    the lower triangle: token i sees tokens 0 … i
+    causal_mask(4)                    the lower triangle: token i sees tokens 1 … i
     random_mask(3, 5, seed=0)         a seeded mask with at least one True per row (for tests)
     masked_scores(S, mask)            S with −∞ where the mask is False: what softmax sees
     masked_softmax(S, mask)           A: exact zeros where the mask is False, rows summing to 1
@@ -22,9 +23,11 @@ from ._validate import as_mask, as_matrix, float_dtype, positive_int
 def causal_mask(n_q, n_k=None) -> np.ndarray:
     """(n_q, n_k) boolean, True where j ≤ i: each token sees itself and the tokens before it, never after.
 
+    The same in either count (j ≤ i for tokens 1 … n, or for code indices 0 … n − 1):
+    token i keeps keys 1 … i, so row i − 1 of the array has its first i entries True.
     n_k defaults to n_q. With n_k > n_q the queries are taken as the *last*
     n_q positions of the keys' sequence (as when new tokens are appended to a
-    cached prefix), so query i sees keys 0 … i + n_k − n_q.
+    cached prefix), so the query at code index i sees keys 0 … i + n_k − n_q.
     """
     n_q = positive_int("n_q", n_q)
     n_k = n_q if n_k is None else positive_int("n_k", n_k)

@@ -1,12 +1,20 @@
-"""Multi-head attention, and a record of every intermediate under its seed name.
+"""Multi-head attention, and a record of every intermediate under its name in the text.
 
 `trace_attention` is the one place the whole layer is computed; everything else
 (`multi_head_attention`, the chapters, figures, widgets and slides) reads its
 result by name instead of recomputing.
+
+Notation (the book's, see `attention.notation`): a symbol without a superscript
+is the whole layer (W_Q, Q, A, …: all heads); head r's is W_Q⁽ʳ⁾, Q⁽ʳ⁾, A⁽ʳ⁾,
+Z⁽ʳ⁾; Z_cat = [Z⁽¹⁾ … Z⁽ʰ⁾]. The maths counts from 1 (tokens x_1 … x_n, heads
+r = 1 … h); Python counts from 0, so head r is `trace.head(r - 1)` and a_ij is
+`A[r - 1][i - 1, j - 1]`. Names count like the maths: `trace["Z⁽¹⁾"]` is the
+first head.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -17,9 +25,20 @@ from .core import _attend, projection
 
 @dataclass(frozen=True)
 class Head:
-    """Head r's intermediates, all 2-D: Q, K (n, d_k) · V (n_kv, d_v) · QK_T, S, A (n, n_kv) · Z (n, d_v)."""
+    """Head r's share of a layer, all 2-D.
 
-    r: int
+    `index` is its position in code (0-based, as in `trace.head(index)`); `r` =
+    index + 1 is its number in the text (head r, Z⁽ʳ⁾). W_Q, W_K (d_model, d_k) and
+    W_V (d_model, d_v) are its blocks of columns of the layer's weights, W_O
+    (d_v, d_out) its block of rows of W_O (None without W_O); Q, K (n, d_k) ·
+    V (n_kv, d_v) · QK_T, S, A (n, n_kv) · Z = A V (n, d_v), this head's output.
+    """
+
+    index: int
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    W_O: np.ndarray | None
     Q: np.ndarray
     K: np.ndarray
     V: np.ndarray
@@ -28,16 +47,38 @@ class Head:
     A: np.ndarray
     Z: np.ndarray
 
+    @property
+    def r(self) -> int:
+        """The head's number in the text, 1 … h (its code index + 1)."""
+        return self.index + 1
+
+
+# Per-head names `trace[...]` understands with a superscript, e.g. "A⁽²⁾": name -> Head field.
+_PER_HEAD = {"W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V", "W^O": "W_O", "W_O": "W_O", "Q": "Q", "K": "K", "V": "V",
+             "QKᵀ": "QK_T", "QK^T": "QK_T", "QK_T": "QK_T", "S": "S", "A": "A", "Z": "Z"}  # fmt: skip
+# Whole-layer names -> Trace field.
+_WHOLE = {"X": "X", "X_kv": "X_kv", "W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V", "W^O": "W_O", "W_O": "W_O",
+          "Q": "Q", "K": "K", "V": "V", "QKᵀ": "QK_T", "QK^T": "QK_T", "QK_T": "QK_T", "S": "S", "A": "A",
+          "Z_heads": "Z_heads", "Z_cat": "Z_cat", "Y": "Y"}  # fmt: skip
+# "A⁽²⁾" or "A^(2)": a name, then head r (1-based) as a superscript or ^(r).
+_HEAD_NAME = re.compile(r"^(?P<name>.+?)(?:⁽(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾|\^\((?P<num>\d+)\))$")
+
 
 @dataclass(frozen=True)
 class Trace:
-    """Every intermediate of one attention layer, under the seeds' names.
+    """Every intermediate of one attention layer, under the book's names.
 
     X (n, d_model) and X_kv (n_kv, d_model) are the inputs (X_kv is X for
-    self-attention). Q (n, h·d_k), K (n_kv, h·d_k), V (n_kv, h·d_v) are the full
-    projections; QK_T, S, A (h, n, n_kv) and Z_heads (h, n, d_v) stack the heads;
-    Z_cat (n, h·d_v) is their concatenation and Y = Z_cat W_O (None without W_O).
-    `trace["QKᵀ"]`, `trace["Z⁽²⁾"]` and `trace.head(1)` read them by name.
+    self-attention). W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v) and Q
+    (n, h·d_k), K (n_kv, h·d_k), V (n_kv, h·d_v) are the whole layer's, all heads
+    side by side; QK_T, S, A (h, n, n_kv) and Z_heads (h, n, d_v) stack the heads
+    (A[r - 1] is A⁽ʳ⁾); Z_cat (n, h·d_v) is the heads' outputs side by side and
+    Y = Z_cat W_O (None without W_O). There is no plain `Z`: one head's output is
+    `trace.head(r - 1).Z` (Z⁽ʳ⁾), all of them together `Z_cat`.
+
+    By name: `trace["QKᵀ"]`, `trace["Z_cat"]`, and head r's `trace["A⁽ʳ⁾"]` or
+    `trace["A^(r)"]` with r = 1 … h, as in the text (`trace["Z⁽¹⁾"]` is the first
+    head); by code index: `trace.head(0)` is the same first head.
     """
 
     X: np.ndarray
@@ -59,10 +100,6 @@ class Trace:
     mask: np.ndarray | None = field(default=None)
 
     @property
-    def h(self) -> int:
-        return self.num_heads
-
-    @property
     def d_k(self) -> int:
         """Width of one head's queries and keys."""
         return self.Q.shape[-1] // self.num_heads
@@ -72,41 +109,59 @@ class Trace:
         """Width of one head's values."""
         return self.V.shape[-1] // self.num_heads
 
-    @property
-    def Z(self) -> np.ndarray:
-        """The layer's attention output before W_O: Z_cat (for one head, that head's Z)."""
-        return self.Z_cat
-
-    def head(self, r: int) -> Head:
-        """Head r (0-based) with its own slices of Q, K, V and its own A and Z."""
-        if not -self.num_heads <= r < self.num_heads:
-            raise IndexError(f"head index r={r} is out of range for {self.num_heads} head(s)")
-        r %= self.num_heads
+    def head(self, index: int) -> Head:
+        """The head at code index `index` (0-based: head r of the text is `head(r - 1)`;
+        negative indices count from the last head, as in Python)."""
+        h = self.num_heads
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"head index must be a whole number, got {index!r} ({type(index).__name__})")
+        if not -h <= index < h:
+            raise IndexError(f"head index {index} is out of range for {h} head(s): use 0 … {h - 1} (head r is index r - 1)")
+        i = int(index) % h
+        d_k, d_v = self.d_k, self.d_v
         return Head(
-            r=r,
-            Q=split_heads(self.Q, self.num_heads)[r],
-            K=split_heads(self.K, self.num_heads)[r],
-            V=split_heads(self.V, self.num_heads)[r],
-            QK_T=self.QK_T[r],
-            S=self.S[r],
-            A=self.A[r],
-            Z=self.Z_heads[r],
+            index=i,
+            W_Q=self.W_Q[:, i * d_k : (i + 1) * d_k],
+            W_K=self.W_K[:, i * d_k : (i + 1) * d_k],
+            W_V=self.W_V[:, i * d_v : (i + 1) * d_v],
+            W_O=None if self.W_O is None else self.W_O[i * d_v : (i + 1) * d_v],
+            Q=self.Q[:, i * d_k : (i + 1) * d_k],
+            K=self.K[:, i * d_k : (i + 1) * d_k],
+            V=self.V[:, i * d_v : (i + 1) * d_v],
+            QK_T=self.QK_T[i],
+            S=self.S[i],
+            A=self.A[i],
+            Z=self.Z_heads[i],
         )
 
     def names(self) -> list[str]:
-        """The seed names `trace[name]` understands."""
-        heads = [f"Z⁽{_superscript(r + 1)}⁾" for r in range(self.num_heads)]
-        return ["X", "Q", "K", "V", "QKᵀ", "S", "A", *heads, "Z", "Z_cat", "Y"]
+        """The names `trace[name]` understands (ASCII spellings such as "QK^T" and "A^(1)" work too)."""
+        whole = ["X", *(["X_kv"] if self.X_kv is not self.X else []), "W_Q", "W_K", "W_V",
+                 *(["W^O"] if self.W_O is not None else []), "Q", "K", "V", "QKᵀ", "S", "A", "Z_cat",
+                 *(["Y"] if self.Y is not None else [])]  # fmt: skip
+        per_head = ["W_Q", "W_K", "W_V", *(["W^O"] if self.W_O is not None else []), "Q", "K", "V", "QKᵀ", "S", "A", "Z"]
+        return whole + [f"{name}⁽{_superscript(r)}⁾" for r in range(1, self.num_heads + 1) for name in per_head]
 
     def __getitem__(self, name: str) -> np.ndarray:
-        aliases = {"QKᵀ": "QK_T", "QK^T": "QK_T", "Z_cat": "Z_cat", "W^O": "W_O", "W_O": "W_O"}
-        if name.startswith("Z⁽") and name.endswith("⁾"):
-            r = int(name[2:-1].translate(_FROM_SUPERSCRIPT)) - 1
-            return self.head(r).Z
-        key = aliases.get(name, name)
-        if key in {"X", "X_kv", "W_Q", "W_K", "W_V", "W_O", "Q", "K", "V", "QK_T", "S", "A", "Z", "Z_cat", "Y"}:
-            return getattr(self, key)
-        raise KeyError(f"no intermediate named {name!r}; known names: {', '.join(self.names())}")
+        if not isinstance(name, str):
+            raise TypeError(f"read an intermediate by its name (a string such as 'A' or 'Z⁽¹⁾'), got {name!r}")
+        match = _HEAD_NAME.match(name)
+        if match and match["name"] in _PER_HEAD:
+            r = int(match["num"] if match["num"] is not None else match["sup"].translate(_FROM_SUPERSCRIPT))
+            if not 1 <= r <= self.num_heads:
+                raise KeyError(
+                    f"{name!r}: head numbers in names count from 1, like the text, and this layer has "
+                    f"{self.num_heads} head(s): use r = 1 … {self.num_heads} (code index r - 1 in trace.head)"
+                )
+            value = getattr(self.head(r - 1), _PER_HEAD[match["name"]])
+        elif name in _WHOLE:
+            value = getattr(self, _WHOLE[name])
+        else:
+            hint = " (one head's output is Z⁽ʳ⁾, all heads' side by side Z_cat)" if name == "Z" else ""
+            raise KeyError(f"no intermediate named {name!r}{hint}; known names: {', '.join(self.names())}")
+        if value is None:
+            raise KeyError(f"{name!r} is not part of this layer: it was run without W_O")
+        return value
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -195,3 +250,60 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None)
             raise ValueError(f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {w.shape}")
     t = trace_attention(X, W_Q, W_K, W_V, W_O, num_heads=h, mask=mask, X_kv=X_kv)
     return t.Y, t.A
+
+
+def as_permutation(perm, n: int, name: str = "perm") -> np.ndarray:
+    """`perm` as an int array that reorders n rows: each of 0 … n − 1 exactly once (code indices)."""
+    n = positive_int("n", n)
+    arr = np.asarray(perm)
+    if arr.dtype == bool or arr.dtype.kind not in "iu" or arr.ndim != 1:
+        raise TypeError(f"{name} must be a 1-D array of whole numbers (row indices), got {perm!r}")
+    if arr.shape != (n,) or not np.array_equal(np.sort(arr), np.arange(n)):
+        raise ValueError(
+            f"{name} must list each row index 0 … {n - 1} exactly once (a reordering of the {n} tokens), got {arr.tolist()}"
+        )
+    return arr.astype(int)
+
+
+@dataclass(frozen=True)
+class Equivariance:
+    """One layer run on X and on its rows reordered, X[perm], and how far apart the results are.
+
+    perm (n,): row k of the reordered input is row perm[k] of X (code indices).
+    Y, Y_perm (n, d_out): the layer's output on X and on X[perm] (Z_cat without W_O).
+    gap: the largest |Y_perm − Y[perm]|, 0 up to rounding when the layer is
+    permutation equivariant. A_gap: the same for the weights, A(X[perm]) against
+    A(X) with rows and columns reordered, in every head.
+    """
+
+    perm: np.ndarray
+    Y: np.ndarray
+    Y_perm: np.ndarray
+    gap: float
+    A_gap: float
+
+
+def permutation_equivariance(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, *, perm=None, mask=None,
+                             seed: int = 0) -> Equivariance:  # fmt: skip
+    """Shuffle the tokens (the rows of X) and compare: does the output shuffle the same way?
+
+    Self-attention has no notion of order: for any reordering P of the rows,
+    Attention(P X) = P Attention(X), because P X W = P (X W), the scores become
+    P QKᵀ Pᵀ (rows and columns reordered alike), a row-wise softmax does not care
+    in which order a row's entries come, and P A Pᵀ P V = P A V. X (n, d_model);
+    weights as for `trace_attention`; `perm` (n,) a reordering of 0 … n − 1
+    (seeded random if None). A `mask` is tied to the positions, not to the
+    tokens, so it is applied as it is to both runs (a causal mask breaks the
+    equivariance: that is what it is for).
+    """
+    X = as_matrix("X", X, ndim=2)
+    n = X.shape[0]
+    perm = np.random.default_rng(seed).permutation(n) if perm is None else as_permutation(perm, n)
+    run = dict(W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O, num_heads=num_heads, mask=mask)
+    t, t_perm = trace_attention(X, **run), trace_attention(X[perm], **run)
+    Y, Y_perm = (t.Z_cat, t_perm.Z_cat) if W_O is None else (t.Y, t_perm.Y)
+    return Equivariance(
+        perm=perm, Y=Y, Y_perm=Y_perm,
+        gap=float(np.abs(Y_perm - Y[perm]).max()),
+        A_gap=float(np.abs(t_perm.A - t.A[:, perm][:, :, perm]).max()),
+    )  # fmt: skip

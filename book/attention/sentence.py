@@ -1,4 +1,4 @@
-"""The seeds' sentence, "The animal didn't cross the street because it was too tired",
+"""The source articles' sentence, "The animal didn't cross the street because it was too tired",
 run through one self-attention layer with three heads.
 
 Nothing here is trained and nothing is downloaded. The embeddings and the
@@ -26,7 +26,10 @@ with the same feature names as X. Everything else is computed by the core:
 `trace_attention(X, W_Q, W_K, W_V, W_O, num_heads=3)`.
 
     tokens, t = sentence_trace()
-    t.head(0).A[tokens.index("it")]      "it"'s weights in the coreference head
+    t.head(0).A[tokens.index("it")]      "it"'s weights in head 1, coreference (code index 0)
+
+Heads are numbered 1, 2, 3 in the text and 0, 1, 2 in code (`t.head(r - 1)`);
+columns of X and of the weights are code indices (0-based) in the comments below.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .multihead import Trace, trace_attention
+from .multihead import Trace, as_permutation, trace_attention
 
 SENTENCE = "The animal didn't cross the street because it was too tired"
 
@@ -83,7 +86,8 @@ def _col(name: str) -> int:
 
 
 def positional_encoding(n: int) -> np.ndarray:
-    """(n, 2): row i is (cos iθ, sin iθ) with θ = π/8, a point turning round a circle."""
+    """(n, 2): the row of the token at code index i is (cos iθ, sin iθ) with θ = π/8, a point
+    turning round a circle (the first token sits at angle 0)."""
     i = np.arange(n)[:, None]
     return np.hstack([np.cos(i * ANGLE), np.sin(i * ANGLE)])
 
@@ -114,9 +118,56 @@ def embed(tokens, seed: int = 0, noise: float = 0.1, other: float = 0.5) -> np.n
     return X
 
 
+def reorder_words(X, perm) -> np.ndarray:
+    """The same words in another order, each position keeping its own positional encoding.
+
+    X (n, 12) as `embed` builds it; perm (n,) a reordering of the code indices
+    0 … n − 1. Row k of the result has the word columns (features and "other") of
+    row perm[k] of X and the position columns of row k: every word keeps its own
+    word vector and takes the positional encoding of the place it moves to.
+    Compare `X[perm]`, which moves the position columns along with the words.
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != D_MODEL:
+        raise ValueError(f"X must have shape (n, {D_MODEL}) as embed builds it, got {X.shape}")
+    perm = as_permutation(perm, X.shape[0])
+    out = X[perm].copy()
+    position = [_col(name) for name in POSITION]
+    out[:, position] = X[:, position]
+    return out
+
+
+def without_position(X) -> np.ndarray:
+    """X (n, 12) with its two positional columns set to 0: the words alone, no trace of their order."""
+    X = np.array(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != D_MODEL:
+        raise ValueError(f"X must have shape (n, {D_MODEL}) as embed builds it, got {X.shape}")
+    X[:, [_col(name) for name in POSITION]] = 0.0
+    return X
+
+
+def shuffled_words_change(X, perm, seed: int = 0) -> float:
+    """How far the layer's output for any word moves when the words are put in the order `perm`.
+
+    X (n, 12) as `embed` builds it; perm (n,) a reordering of the code indices.
+    Runs the hand-built layer on X and on `reorder_words(X, perm)` (the words
+    move, the positions stay) and returns the largest |change| of any word's row
+    of Y. With the position columns it is large; on `without_position(X)` it is 0
+    up to rounding, because attention alone has no notion of order.
+    """
+    w = weights(seed)
+    perm = as_permutation(perm, np.shape(X)[0])
+
+    def run(M):
+        return trace_attention(M, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS).Y
+
+    return float(np.abs(run(reorder_words(X, perm)) - run(np.asarray(X, dtype=float))[perm]).max())
+
+
 @dataclass(frozen=True)
 class Weights:
-    """The layer's hand-built weights: W_Q, W_K, W_V (12, 3·4) and W_O (12, 12); head r owns columns [4r, 4r + 4)."""
+    """The layer's hand-built weights: W_Q, W_K, W_V (12, 3·4) and W_O (12, 12); head r (1 … 3)
+    owns columns 4(r − 1) … 4r − 1 (code indices) of W_Q, W_K, W_V and those rows of W_O."""
 
     W_Q: np.ndarray
     W_K: np.ndarray
@@ -137,26 +188,26 @@ def weights(seed: int = 0) -> Weights:
     W_Q = np.zeros((D_MODEL, D_MODEL))
     W_K = np.zeros((D_MODEL, D_MODEL))
     W_V = np.zeros((D_MODEL, D_MODEL))
-    # Head 1, coreference (columns 0-3): a pronoun asks "noun?" and "animate?".
+    # Head 1, coreference (code columns 0-3): a pronoun asks "noun?" and "animate?".
     W_Q[_col("pronoun"), 0] = 4.0
     W_Q[_col("pronoun"), 1] = 4.0
     W_K[_col("noun"), 0] = 1.0
     W_K[_col("animate"), 1] = 1.0
-    # Head 2, previous token (columns 4-5): q_i is c·p_{i-1}, k_j is c·p_j, so
+    # Head 2, previous token (code columns 4-5): q_i is c·p_{i-1}, k_j is c·p_j, so
     # q_i·k_j = c² cos((i − 1 − j)θ) is largest at j = i − 1.
     c = 9.0
     p = [_col("pos cos"), _col("pos sin")]
     rotate_back = np.array([[np.cos(ANGLE), -np.sin(ANGLE)], [np.sin(ANGLE), np.cos(ANGLE)]])
     W_Q[np.ix_(p, [4, 5])] = c * rotate_back
     W_K[np.ix_(p, [4, 5])] = c * np.eye(2)
-    # Head 3, broad (columns 8-11): small random queries and keys, scores near 0.
+    # Head 3, broad (code columns 8-11): small random queries and keys, scores near 0.
     rng = np.random.default_rng(seed + 1)
     W_Q[:, 8:12] = rng.normal(0.0, 0.15, (D_MODEL, 4))
     W_K[:, 8:12] = rng.normal(0.0, 0.15, (D_MODEL, 4))
-    # Values: head r copies its VALUE_FEATURES into its 4 columns ...
-    for r, features in enumerate(VALUE_FEATURES):
+    # Values: the head at code index `index` copies its VALUE_FEATURES into its 4 columns ...
+    for index, features in enumerate(VALUE_FEATURES):
         for m, feature in enumerate(features):
-            W_V[_col(feature), D_K * r + m] = 1.0
+            W_V[_col(feature), D_K * index + m] = 1.0
     # ... and W_O writes each value column back to the feature it came from.
     W_O = W_V.T.copy()
     return Weights(W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O)
@@ -175,7 +226,8 @@ def sentence_trace(text: str = SENTENCE, seed: int = 0, mask=None) -> tuple[list
 
 
 def strongest_link(trace: Trace, tokens, query: str, head: int = 0) -> tuple[str, float]:
-    """The key token `query` attends to most in `head` (0-based), and its weight."""
+    """The key token `query` attends to most in the head at code index `head` (head r of the
+    text is r − 1: 0 is head 1, coreference), and its weight."""
     tokens = list(tokens)
     if query not in tokens:
         raise ValueError(f"query {query!r} is not one of the tokens {tokens}")

@@ -29,7 +29,7 @@ def _weight_for_target() -> float:
 
 register(Exercise(
     id="5.1", name="Z",
-    expected=lambda: _i_love_trace().Z,
+    expected=lambda: _i_love_trace().head(0).Z,
     hint="Z = A V: row i of Z is a_i1 v_1 + a_i2 v_2; use the A and V of the 'I love' example.",
 ))  # fmt: skip
 

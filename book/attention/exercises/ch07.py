@@ -7,6 +7,8 @@ from ..heads import head_contributions, small_layer
 from ..parameters import parameter_count
 from .checking import Exercise, register
 
+_D_V = small_layer().d_k  # d_v = d_k = d_model / h in the toy layer
+
 register(Exercise(
     id="7.1", name="count",
     expected=lambda: parameter_count(768, 12).weights,
@@ -29,5 +31,6 @@ def _head_share():
 register(Exercise(
     id="7.3", name="share",
     expected=_head_share,
-    hint="Head 2's share is Z⁽²⁾ W^O_2, where W^O_2 is rows 2–3 of W_O (d_v = 2).",
+    hint=(f"Head 2's share is Z⁽²⁾ W^O⁽²⁾: t.Z_heads[1] (code index 1) times W^O⁽²⁾, the rows "
+          f"{_D_V}:{2 * _D_V} of W_O in code (d_v = {_D_V})."),
 ))  # fmt: skip

@@ -13,6 +13,10 @@ MEMORY_N, MEMORY_PRECISION = 8192, "FP32"
 SCORES_N, SCORES_D = 2048, 512
 
 
+_TOKENS, _TRACE = sentence_trace()
+_N, _D_V = len(_TOKENS), _TRACE.d_v  # quoted in the hint, computed rather than typed
+
+
 def _it_output():
     tokens, t = sentence_trace()
     return t.head(0).Z[tokens.index("it")]
@@ -24,9 +28,9 @@ register(
         name="z_it",
         expected=_it_output,
         hint=(
-            "In head 1 (coreference), z for \"it\" is a weighted sum of the value rows: take row "
-            "i = tokens.index('it') of head.A (11 weights) and multiply it by head.V (11 × 4): "
-            "head.A[i] @ head.V gives 4 numbers."
+            "In head 1 (coreference, head = t.head(0) in code), z for \"it\" is a weighted sum of the "
+            f"value rows: take row i = tokens.index('it') of head.A ({_N} weights) and multiply it by "
+            f"head.V ({_N} × {_D_V}): head.A[i] @ head.V gives {_D_V} numbers."
         ),
     )
 )

@@ -19,7 +19,7 @@ ZEROS_N = 512
 def _i_love_causal_Z():
     ex = i_love()
     n = len(ex.tokens)
-    return trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, mask=causal_mask(n)).Z
+    return trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V, mask=causal_mask(n)).head(0).Z
 
 
 register(
@@ -28,8 +28,9 @@ register(
         name="A",
         expected=lambda: masked_softmax(EX1_S, causal_mask(3)),
         hint=(
-            "Row i keeps only the scores of keys 0 … i. Row 0 has one score, so its weight is 1; "
-            "row 1 is the softmax of its first two scores; the entries above the diagonal are exactly 0."
+            "Token i keeps only the scores of keys 1 … i. Token 1 (row A[0] in code) has one score, so "
+            "its weight is 1; token 2 (A[1]) is the softmax of its first two scores; the entries above "
+            "the diagonal are exactly 0."
         ),
     )
 )
