@@ -78,10 +78,17 @@ def test_chapter_9_page_shows_the_masked_weights():
 def test_chapter_10_page_shows_the_cross_attention_weights():
     text = _text("10_cross_attention")
     t = translation()
-    A = trace_attention(t.X_tgt, t.W_Q, t.W_K, t.W_V, X_kv=t.X_src).head(0).A
-    assert f"weight {A[3, 2]:.2f} on “cats”" in text or f"weight {A[3, 2]:.2f} on \"cats\"" in text
-    assert f"{A[0, 0]:.2f} on each source word" in text
+    head = trace_attention(t.X_tgt, t.W_Q, t.W_K, t.W_V, X_kv=t.X_src).head(0)
+    A = head.A
+    row = t.position_predicting("猫")  # 爱's position: teacher forcing
+    assert t.inputs[row] == "爱"
+    assert f"weight {A[row, 2]:.2f} on “cats”" in text or f"weight {A[row, 2]:.2f} on \"cats\"" in text
+    assert f"comes from position {row + 1}, where the decoder reads 爱" in text
+    assert f"{A[-1, 0]:.2f} on each source word" in text
     assert f"is {A.shape[0]} × {A.shape[1]}" in text
+    assert f"{head.Z[row, 2]:.2f} in the animal column" in text
+    # The old story, 猫's own query finding "cats", is gone.
+    assert "When the decoder is at 猫" not in text and "its query finds" not in text
 
 
 def test_chapter_11_page_shows_the_walk_through():
