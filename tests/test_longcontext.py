@@ -63,7 +63,7 @@ def test_seven_b_table():
     assert rows[0].bytes_per_token == 2**19  # 0.5 MiB a token
     assert [r.share_of_mha for r in rows] == [1.0, 0.25, 1 / 32]
     md = kv_cache_markdown(rows)
-    assert "| MQA | 1 | 32 | 16 KiB | 1.95 GiB | 3.1% |" in md
+    assert "| MQA | 1 | 16 KiB | 1.95 GiB | 3.1% |" in md
     # Chapter 11 compares it with the n × n matrices of all 1,024 heads.
     assert format_bytes(attention_bytes(128000) * 32 * 32) == "30.5 TiB"
     assert SEVEN_B.d_model == 4096

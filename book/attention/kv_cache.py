@@ -111,16 +111,15 @@ def kv_cache_table(model: ModelShape, n, kv_heads: Iterable | None = None, bytes
 
 
 def kv_cache_markdown(rows: Iterable[CacheRow]) -> str:
-    """The KV cache table as Markdown: scheme, key/value heads, query heads per K/V head, per token, total."""
+    """The KV cache table as Markdown: scheme, key/value heads, per token, for n tokens, share of MHA (narrow: fits a phone)."""
     rows = list(rows)
     if not rows or not all(isinstance(r, CacheRow) for r in rows):
         raise TypeError("rows must be a non-empty list of CacheRow, as returned by kv_cache_table()")
     lines = [
-        f"| scheme | K/V heads | query heads per K/V head | per token | {rows[0].n:,} tokens | share of MHA |",
-        "|---|---:|---:|---:|---:|---:|",
+        f"| scheme | K/V heads | per token | {rows[0].n:,} tokens | of MHA |",
+        "|---|---:|---:|---:|---:|",
         *(
-            f"| {r.scheme} | {r.kv_heads} | {r.group_size} | {format_bytes(r.bytes_per_token)} | {r.bytes_text} "
-            f"| {r.share_of_mha:.1%} |"
+            f"| {r.scheme} | {r.kv_heads} | {format_bytes(r.bytes_per_token)} | {r.bytes_text} | {r.share_of_mha:.1%} |"
             for r in rows
         ),
     ]
