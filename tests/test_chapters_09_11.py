@@ -4,6 +4,7 @@ pages show the numbers the core computes (skipped when the pages are not built).
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import numpy as np
@@ -15,7 +16,7 @@ from attention.exercises.ch11 import EX_SCORES
 from attention.masks import masked_softmax
 from attention.sentence import NUM_HEADS, embed, tokenize, weights
 from attention.tiled import online_softmax_steps
-from conftest import built_page
+from conftest import BOOK, built_page
 
 # The generic checker tests (every exercise) are in test_exercises.py; these are
 # the chapters' common mistakes.
@@ -107,10 +108,17 @@ def test_chapter_9_page_shows_the_masked_weights():
 def test_chapter_10_page_shows_the_cross_attention_weights():
     text = _text("10_cross_attention")
     t = translation()
-    A = trace_attention(t.X_tgt, t.W_Q, t.W_K, t.W_V, X_kv=t.X_src).head(0).A
-    assert f"weight {A[3, 2]:.2f} on “cats”" in text or f"weight {A[3, 2]:.2f} on \"cats\"" in text
-    assert f"{A[0, 0]:.2f} on each source word" in text
+    head = trace_attention(t.X_tgt, t.W_Q, t.W_K, t.W_V, X_kv=t.X_src).head(0)
+    A = head.A
+    row = t.position_predicting("猫")  # 爱's position: teacher forcing
+    assert t.inputs[row] == "爱"
+    assert f"weight {A[row, 2]:.2f} on “cats”" in text or f"weight {A[row, 2]:.2f} on \"cats\"" in text
+    assert f"comes from position {row + 1}, where the decoder reads 爱" in text
+    assert f"{A[-1, 0]:.2f} on each source word" in text
     assert f"is {A.shape[0]} × {A.shape[1]}" in text
+    assert f"{head.Z[row, 2]:.2f} in the animal column" in text
+    # The old story, 猫's own query finding "cats", is gone.
+    assert "When the decoder is at 猫" not in text and "its query finds" not in text
 
 
 def test_chapter_11_page_shows_the_walk_through():
@@ -121,3 +129,75 @@ def test_chapter_11_page_shows_the_walk_through():
         assert f"{step.l:.4f}" in text and f"{float(step.acc[0]):.4f}" in text
     assert f"shrinks by {steps[1].rescale:.4f}" in text
     assert f"{(8192 // 256) ** 2:,}. The number of tiles" in text  # exercise 11.3's solution
+
+
+# ---------------------------------------------------------------- speaker notes, chapters 10–11
+# Notes cannot glue, so every number in them is checked here against the core,
+# and a note line with a digit that no test knows about fails.
+def _notes(name: str) -> list[str]:
+    nb = json.loads((BOOK / f"{name}.ipynb").read_text())
+    return [
+        line
+        for cell in nb["cells"]
+        if cell["metadata"].get("slideshow", {}).get("slide_type") == "notes"
+        for line in "".join(cell["source"]).splitlines()
+    ]
+
+
+def _e(x: float, m: float) -> str:
+    return "e^{0}" if x == m else f"e^{{{x:g}−{m:g}}}".replace("−-", "−−")
+
+
+def _walk_through_scores() -> np.ndarray:
+    source = (BOOK / "11_long_context.ipynb").read_text()
+    found = re.search(r"s = np\.array\(\[([^\]]*)\]\)", source)
+    return np.array([float(x) for x in found.group(1).split(",")])
+
+
+def _checked_note_lines() -> dict[str, set[str]]:
+    s = _walk_through_scores()
+    steps = online_softmax_steps(s, np.arange(1.0, len(s) + 1)[:, None], 2)
+    first, second, third = steps
+    assert second.m > first.m and third.m == second.m and third.rescale == 1  # what the notes say
+    assert all(step.rescale <= 1 for step in steps)
+    block1 = " + ".join(_e(x, first.m) for x in first.scores)
+    ex = online_softmax_steps(EX_SCORES, np.ones((len(EX_SCORES), 1)), 2)
+    ex1 = " + ".join(_e(x, ex[0].m) for x in EX_SCORES[:2])
+    ex2 = " + ".join(_e(x, ex[1].m) for x in EX_SCORES[2:])
+    assert ex[1].m > ex[0].m
+    from attention.exercises.ch11 import EX_B, EX_N
+
+    return {
+        "11_long_context": {
+            f"- Block 1: m from −∞ to {first.m:g}; ℓ = {block1}.",
+            f"- Block 2: a new max {second.m:g}, so the old ℓ and acc shrink by {_e(first.m, second.m)}.",
+            "- Block 3: max unchanged, rescale 1.",
+            "- Rescale factor ≤ 1, equal to 1 when the max does not move.",
+            f"- 11.1 by hand: {ex1}, then rescale by {_e(ex[0].m, ex[1].m)} and add {ex2}.",
+            f"- 11.3: (n/b)² = {(EX_N // EX_B) ** 2}.",
+            "- Block sizes from 1 to larger than n, some dividing n and some not.",  # test_chapter_11_block_sizes_note
+        },
+        "10_cross_attention": set(),
+    }
+
+
+# Digits that are names, not amounts: chapter and exercise numbers, FP16, formulas' indices.
+_NOT_AMOUNTS = re.compile(r"[Cc]hapters? \d+( to \d+)?|\b1[01]\.\d\b|FP16|_\{[^}]*\}|\^\{[^}]*\}")
+
+
+def test_chapters_10_11_note_numbers_match_the_core():
+    for name, lines in _checked_note_lines().items():
+        notes = _notes(name)
+        for line in lines:
+            assert line in notes, f"{name}: expected the note line {line!r}"
+        unchecked = [x for x in notes if x not in lines and re.search(r"\d", _NOT_AMOUNTS.sub("", x))]
+        assert not unchecked, f"{name}: note lines with numbers no test checks: {unchecked}"
+
+
+def test_chapter_11_block_sizes_note():
+    # "Block sizes from 1 to larger than n, some dividing n and some not."
+    source = (BOOK / "11_long_context.ipynb").read_text()
+    n = int(re.search(r"\bn = (\d+)\\n", source).group(1))
+    sizes = [int(x) if x.strip() != "n" else n for x in re.search(r"for block_size in \(([^)]*)\)", source).group(1).split(",")]
+    assert min(sizes) == 1 and max(sizes) > n
+    assert any(n % b == 0 for b in sizes) and any(n % b for b in sizes if b < n)

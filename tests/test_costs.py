@@ -1,4 +1,4 @@
-"""The cost of the n × n matrix: against the seeds' table, against brute-force
+"""The cost of the n × n matrix: against the source articles' table, against brute-force
 counts, and with clear errors on bad input."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from attention.costs import (
     total_multiply_adds,
 )
 
-# The seeds' table as printed: n, entries, memory at FP16 ("MB"/"GB" meaning 2²⁰/2³⁰ bytes).
+# The source articles' table as printed: n, entries, memory at FP16 ("MB"/"GB" meaning 2²⁰/2³⁰ bytes).
 SEED_TABLE = [
     (512, 262e3, 1e3, 0.5, 2**20, 0.1),
     (4096, 16.7e6, 0.1e6, 32, 2**20, 1),
@@ -35,15 +35,15 @@ SEED_TABLE = [
 
 
 @pytest.mark.parametrize("n, entries, entries_digit, memory, unit, memory_digit", SEED_TABLE)
-def test_memory_table_matches_the_seed_to_its_printed_precision(n, entries, entries_digit, memory, unit, memory_digit):
+def test_memory_table_matches_the_source_articles_to_their_printed_precision(n, entries, entries_digit, memory, unit, memory_digit):
     row = next(r for r in memory_table() if r.n == n)
-    # The seed truncates 16,777,216 to 16.7M but rounds 16,384,000,000 to 16.4B:
+    # The source articles truncate 16,777,216 to 16.7M but rounds 16,384,000,000 to 16.4B:
     # agreement within one unit of its last printed digit covers both.
     assert abs(row.entries - entries) < entries_digit
     assert abs(row.bytes / unit - memory) <= memory_digit / 2
 
 
-def test_default_table_is_the_seeds_lengths_at_fp16():
+def test_default_table_is_the_source_articles_lengths_at_fp16():
     rows = memory_table()
     assert [r.n for r in rows] == list(SEED_LENGTHS) == [512, 4096, 32768, 128000]
     assert all(r.bytes == 2 * r.n**2 for r in rows)
@@ -130,7 +130,7 @@ def test_stage_counts_match_a_naive_loop(n, d):
     assert stages["scale and softmax"].kind == "elementwise operations"
 
 
-def test_seed_five_steps_leave_out_w_o():
+def test_source_articles_five_steps_leave_out_w_o():
     assert [s.stage for s in stage_costs(4, 2, output_projection=False)][-1] == "weighted sum AV"
     assert total_multiply_adds(4, 2) - total_multiply_adds(4, 2, output_projection=False) == 4 * 2 * 2
 
@@ -192,3 +192,15 @@ def test_stages_markdown_lists_every_stage():
     assert "| scores QKᵀ | Q (n×d) · Kᵀ (d×n) | O(n²·d) | 8.59B |" in wide
     with pytest.raises(TypeError, match="stage_costs"):
         stages_markdown([])
+
+
+def test_chapter_11_explains_the_source_articles_rounding():
+    # Chapter 11: their 16.7M is 16,777,216 cut short (16.8M rounded); their "31 GB" is 30.5 GiB
+    # rounded to a whole number, 32.8 GB in decimal units; their "MB"/"GB" are binary units.
+    rows = {r.n: r for r in memory_table()}
+    assert rows[4096].entries == 16_777_216 and rows[4096].entries_text == "16.8M"
+    assert f"{int(rows[4096].entries / 1e5) / 10}M" == "16.7M"
+    last = rows[128000]
+    assert last.bytes_text == "30.5 GiB" and round(last.bytes / 2**30) == 31
+    assert f"{last.bytes / 1e9:.1f}" == "32.8"
+    assert rows[512].bytes == 2**19 and rows[4096].bytes == 32 * 2**20 and rows[32768].bytes == 2 * 2**30

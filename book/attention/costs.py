@@ -6,12 +6,12 @@ print the counts instead of typing them:
 
     attention_entries(4096)                 16_777_216 entries (n²)
     attention_bytes(4096, "FP16")           33_554_432 bytes (n² × 2)
-    memory_table()                          the seeds' table, n = 512 … 128,000 at FP16
+    memory_table()                          the source articles' table, n = 512 … 128,000 at FP16
     format_count(16_777_216)                '16.8M'
     format_bytes(33_554_432)                '32 MiB'
     stage_costs(n=4096, d=512)              multiply-adds of every stage of the layer
 
-Memory uses binary units (1 MiB = 2²⁰ bytes, 1 GiB = 2³⁰ bytes), as the seeds'
+Memory uses binary units (1 MiB = 2²⁰ bytes, 1 GiB = 2³⁰ bytes), as the source articles'
 table does although it writes "MB" and "GB".
 """
 
@@ -26,7 +26,7 @@ from ._validate import positive_int
 # Bytes needed to store one number at each precision.
 PRECISIONS = {"FP32": 4, "FP16": 2, "BF16": 2, "FP8": 1}
 
-# The sequence lengths of the seeds' memory table: from the original
+# The sequence lengths of the source articles' memory table: from the original
 # Transformer's 512 tokens to a 128k-token context window.
 SEED_LENGTHS = (512, 4096, 32768, 128000)
 
@@ -91,7 +91,7 @@ class MemoryRow:
 
 
 def memory_table(ns: Iterable = SEED_LENGTHS, bytes_per_entry=2) -> list[MemoryRow]:
-    """Rows (n, entries, bytes) of the n × n matrix for each n in `ns` (default: the seeds' 512 … 128,000 at FP16)."""
+    """Rows (n, entries, bytes) of the n × n matrix for each n in `ns` (default: the source articles' 512 … 128,000 at FP16)."""
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Iterable):
         raise TypeError(f"ns must be a sequence of sequence lengths, got {ns!r} ({type(ns).__name__})")
     ns = list(ns)
@@ -121,7 +121,7 @@ def format_bytes(size, unit: str | None = None) -> str:
     """Bytes in binary units, three significant figures: 524288 → '0.5 MiB', 2**31 → '2 GiB'.
 
     The unit is the largest one in which the number is at least 0.5 (so 2¹⁹
-    bytes reads '0.5 MiB', as in the seeds' table), unless `unit` names one
+    bytes reads '0.5 MiB', as in the source articles' table), unless `unit` names one
     of B, KiB, MiB, GiB, TiB.
     """
     size = _non_negative("size", size)
@@ -186,7 +186,7 @@ def stage_costs(n, d, *, output_projection: bool = True) -> list[StageCost]:
     With h heads of width d_k = d / h the counts are the same: h heads each
     do n²·d_k for QKᵀ, and h·n²·d_k = n²·d. The projections are
     X (n × d) times W_Q, W_K, W_V (d × d); W_O (d × d) is included unless
-    `output_projection` is False (the seeds' five steps leave it out).
+    `output_projection` is False (the source articles' five steps leave it out).
     """
     n = positive_int("n", n)
     d = positive_int("d", d)

@@ -47,27 +47,61 @@ def unequal_lengths() -> Example:
     return Example(tokens=("t₁", "t₂"), X=X, W_Q=identity, W_K=identity.copy(), W_V=identity.copy())
 
 
+START, END = "<s>", "</s>"
+
+
+def shift_right(targets, start: str = START) -> tuple[str, ...]:
+    """Teacher forcing's decoder inputs: the targets moved one place right behind a start token.
+
+    shift_right(("我", "爱", "猫", "</s>")) == ("<s>", "我", "爱", "猫"). The input at
+    position t is the target at position t − 1, so the output at position t,
+    trained to produce target t, has read only the targets before it.
+    """
+    if isinstance(targets, str):
+        raise TypeError(f"targets must be a sequence of tokens, got the string {targets!r}; split it first")
+    targets = tuple(targets)
+    if not targets:
+        raise ValueError("targets must hold at least one token, got an empty sequence")
+    if not all(isinstance(token, str) for token in targets):
+        raise TypeError(f"targets must be strings (tokens), got {targets!r}")
+    if not isinstance(start, str):
+        raise TypeError(f"start must be a string (the start token), got {start!r} ({type(start).__name__})")
+    return (start, *targets[:-1])
+
+
 @dataclass(frozen=True)
 class Translation:
     """The source articles' translation "I love cats" → "我 爱 猫", with toy embeddings (d_model = 4).
 
-    The columns of every embedding mean: (person, affection, animal, Chinese).
+    The columns of every embedding mean: (person, affection, animal, start).
     source: the English tokens; X_src (3, 4) their embeddings, standing for the
-    encoder's output. target: the decoder's tokens, a start token then the
-    Chinese words; X_tgt (4, 4). pinyin: the target tokens in Latin letters,
-    for figure labels that any font can draw.
+    encoder's output. targets: what the decoder must write, one token per
+    position (我, 爱, 猫, then the end token </s>). inputs = shift_right(targets):
+    what it reads (teacher forcing), a start token then the targets but the
+    last; X_tgt (4, 4) their embeddings (a Chinese word shares its English
+    translation's meaning column; only <s> has the start column). The output
+    at position t predicts targets[t] from inputs[: t + 1] (0-based): the query
+    that predicts 猫 is the one at 爱's position, not at 猫's.
+    inputs_pinyin, targets_pinyin: the same tokens in Latin letters, for
+    figure labels that any font can draw.
 
-    W_Q, W_K, W_V (4, 4) are the cross-attention layer's weights: W_Q and W_K
-    read the meaning columns (a target word's query looks for the source word
-    with the same meaning) and ignore the language column; W_V passes the
-    meaning through. enc_W_Q (4, 4) is the encoder's self-attention query:
-    the verb asks for its subject and object, the nouns for their verb
-    (with the same W_K and W_V), as in the source articles' self-attention example.
+    W_Q, W_K, W_V (4, 4) are the cross-attention layer's weights. W_K reads the
+    three meaning columns and W_V passes them through. W_Q asks, at each
+    position, for the source word the *next* target translates (subject, verb,
+    object, the order English and Chinese share here): start → person,
+    person → affection, affection → animal, animal → nothing. A trained
+    decoder builds that query from the words it has written so far (its
+    masked self-attention); here W_Q does it directly, so the numbers stay
+    readable. enc_W_Q (4, 4) is the encoder's self-attention query: the verb
+    asks for its subject and object, the nouns for their verb (with the same
+    W_K and W_V), as in the source articles' self-attention example.
     """
 
     source: tuple[str, ...]
-    target: tuple[str, ...]
-    pinyin: tuple[str, ...]
+    targets: tuple[str, ...]
+    inputs: tuple[str, ...]
+    inputs_pinyin: tuple[str, ...]
+    targets_pinyin: tuple[str, ...]
     features: tuple[str, ...]
     X_src: np.ndarray
     X_tgt: np.ndarray
@@ -76,19 +110,36 @@ class Translation:
     W_V: np.ndarray
     enc_W_Q: np.ndarray
 
+    def position_predicting(self, token: str) -> int:
+        """The row (0-based) of X_tgt, Q and A whose output predicts target `token`: 猫 → 2, 爱's position."""
+        if token not in self.targets:
+            raise ValueError(f"token must be one of the targets {self.targets}, got {token!r}")
+        return self.targets.index(token)
+
+    @property
+    def prediction_labels(self) -> tuple[str, ...]:
+        """A label per decoder position, 'what it reads → what it predicts' in pinyin: ('<s> → wǒ', …)."""
+        return tuple(f"{a} → {b}" for a, b in zip(self.inputs_pinyin, self.targets_pinyin))
+
 
 def translation() -> Translation:
     """The source articles' cross-attention example "I love cats" → "我 爱 猫" as toy numbers (see `Translation`)."""
     X_src = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], dtype=float)  # I, love, cats
-    X_tgt = np.array([[0, 0, 0, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0, 0, 1, 1]], dtype=float)  # <s>, 我, 爱, 猫
-    W_Q = np.diag([2.0, 2.0, 2.0, 0.0])
+    X_tgt = np.array([[0, 0, 0, 1], [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], dtype=float)  # <s>, 我, 爱, 猫
+    # Rows: what the decoder reads (person, affection, animal, start); columns: what it asks for.
+    W_Q = np.array([[0, 2, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [2, 0, 0, 0]], dtype=float)
     W_K = np.diag([2.0, 2.0, 2.0, 0.0])
     W_V = np.diag([1.0, 1.0, 1.0, 0.0])
     enc_W_Q = np.array([[0, 2, 0, 0], [2, 0, 2, 0], [0, 2, 0, 0], [0, 0, 0, 0]], dtype=float)
+    targets = ("我", "爱", "猫", END)
+    pinyin = {START: START, "我": "wǒ", "爱": "ài", "猫": "māo", END: END}
+    inputs = shift_right(targets)
     return Translation(
         source=("I", "love", "cats"),
-        target=("<s>", "我", "爱", "猫"),
-        pinyin=("<s>", "wǒ", "ài", "māo"),
-        features=("person", "affection", "animal", "Chinese"),
+        targets=targets,
+        inputs=inputs,
+        inputs_pinyin=tuple(pinyin[x] for x in inputs),
+        targets_pinyin=tuple(pinyin[x] for x in targets),
+        features=("person", "affection", "animal", "start"),
         X_src=X_src, X_tgt=X_tgt, W_Q=W_Q, W_K=W_K, W_V=W_V, enc_W_Q=enc_W_Q,
     )  # fmt: skip

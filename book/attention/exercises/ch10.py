@@ -40,14 +40,21 @@ register(
     )
 )
 
+def _row_predicting_mao() -> int:
+    """The decoder position (0-based) whose query predicts 猫: 爱's, one before 猫 (teacher forcing)."""
+    return translation().position_predicting("猫")
+
+
 register(
     Exercise(
         id="10.2",
-        name="a_māo",
-        expected=lambda: _cross_trace().head(0).A[translation().target.index("猫")],
+        name="the weights of the query that predicts 猫",
+        expected=lambda: _cross_trace().head(0).A[_row_predicting_mao()],
         hint=(
-            "Compute q for 猫 (its row of X_tgt times W_Q), its dot products with the three keys "
-            "(rows of X_src W_K), divide by √d_k = 2, and take the softmax of those three numbers."
+            "The decoder reads the target shifted right, so the query that predicts 猫 is at the position "
+            "before it, where it reads 爱: t.X_tgt[t.position_predicting('猫')], not the row of 猫 itself. "
+            "Multiply that row by W_Q, take its dot products with the keys (rows of X_src W_K), divide by "
+            "√d_k and take the softmax."
         ),
     )
 )
@@ -55,8 +62,8 @@ register(
 register(
     Exercise(
         id="10.3",
-        name="z_māo",
-        expected=lambda: _cross_trace().head(0).Z[translation().target.index("猫")],
-        hint="z for 猫 is its three weights times the three value rows V = X_src W_V: a_猫 @ V.",
+        name="z at the position that predicts 猫",
+        expected=lambda: _cross_trace().head(0).Z[_row_predicting_mao()],
+        hint="z is that position's weights times the value rows V = X_src W_V: a @ V.",
     )
 )

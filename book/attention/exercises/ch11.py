@@ -1,11 +1,12 @@
 """Chapter 11 (long context): check-yourself exercises on the online-softmax
-update and on the memory tiling saves."""
+update, on the memory tiling saves and on the KV cache."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..costs import attention_bytes
+from ..kv_cache import kv_cache_bytes
 from ..tiled import online_softmax_steps
 from .checking import Exercise, register
 
@@ -49,5 +50,21 @@ register(
         expected=lambda: attention_bytes(EX_N, 8) / attention_bytes(EX_B, 8),
         atol=0.5,
         hint="Both are square matrices of 8-byte numbers: the ratio is (n / b)².",
+    )
+)
+
+# Exercise 11.4: the KV cache of a model with grouped-query attention, at FP16.
+KV_LAYERS, KV_HEADS, KV_GROUPS, KV_D_K, KV_N = 24, 16, 4, 64, 8192
+
+register(
+    Exercise(
+        id="11.4",
+        name="the KV cache in bytes",
+        expected=lambda: kv_cache_bytes(KV_N, layers=KV_LAYERS, kv_heads=KV_GROUPS, d_k=KV_D_K, bytes_per_entry="FP16"),
+        atol=0.5,
+        hint=(
+            "bytes = 2 (K and V) × layers × key/value heads × d_k × n × 2 bytes (FP16). With GQA only the "
+            "key/value heads count, not the query heads."
+        ),
     )
 )

@@ -1,0 +1,53 @@
+"""Chapter 11's figures for the attention that changes the model: a sparse pattern, and
+softmax weights beside linear attention's."""
+
+from __future__ import annotations
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ._validate import as_matrix
+from .figures import OKABE_ITO, heatmap
+
+
+def mask_pattern(mask, *, title: str = "", ax=None):
+    """A boolean mask (n_q, n_k) as a picture: a dark cell where query i may attend to key j.
+
+    Rows are queries i, columns keys j, both 1 … n (the book's 1-based indices).
+    Returns the Figure.
+    """
+    mask = np.asarray(mask)
+    if mask.dtype != bool or mask.ndim != 2:
+        raise TypeError(f"mask must be a 2-D boolean array (n_q, n_k), got dtype {mask.dtype} and shape {mask.shape}")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(3.6, 3.6))
+    cmap = matplotlib.colors.ListedColormap(["#f2f2f2", OKABE_ITO["blue"]])
+    n_q, n_k = mask.shape
+    ax.imshow(mask, cmap=cmap, vmin=0, vmax=1, interpolation="nearest",
+              extent=(0.5, n_k + 0.5, n_q + 0.5, 0.5))  # fmt: skip
+    ax.set_xlabel("key j")
+    ax.set_ylabel("query i")
+    ticks = [1, *range(16, n_k + 1, 16)] if n_k >= 16 else list(range(1, n_k + 1))
+    ax.set_xticks(ticks)
+    ax.set_yticks([t for t in ticks if t <= n_q])
+    for side in ax.spines.values():
+        side.set_visible(False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax.figure
+
+
+def weights_side_by_side(A_left, A_right, *, left: str, right: str, labels=None):
+    """Two weight matrices of the same shape on one colour scale (0 … the larger maximum). Returns the Figure."""
+    A_left, A_right = as_matrix("A_left", A_left, ndim=2), as_matrix("A_right", A_right, ndim=2)
+    if A_left.shape != A_right.shape:
+        raise ValueError(f"A_left {A_left.shape} and A_right {A_right.shape} must have the same shape")
+    top = float(max(A_left.max(), A_right.max()))
+    fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.2))
+    for ax, M, name in zip(axes, (A_left, A_right), (left, right)):
+        heatmap(M, name, ax=ax, vmin=0, vmax=top, cmap="cividis", row_labels=labels, col_labels=labels)
+    return fig
+
+
+__all__ = ["mask_pattern", "weights_side_by_side"]
