@@ -3,6 +3,10 @@ example's numbers on the built pages where the text says they are."""
 
 from __future__ import annotations
 
+import inspect
+import json
+import re
+
 import numpy as np
 import pytest
 
@@ -10,8 +14,9 @@ from attention import projection, scale, scores, softmax
 from attention.examples import i_love
 from attention.exercises import check, solution
 from attention.notation import bmatrix
-from attention.scaling import softmax_jacobian
-from conftest import built_page
+from attention.explorers.data import D_K_VALUES, dk_states
+from attention.scaling import STRATEGIES, saturation, settles_below, softmax_jacobian, strategy_sweep
+from conftest import BOOK, built_page
 
 
 def seed_S_A():
@@ -228,3 +233,90 @@ def test_numbers_in_chapter_4_notes():
     f32, f16 = (np.log(float(np.finfo(t).max)) for t in (np.float32, np.float16))
     assert f"float32 overflows above about {f32:.1f}, float16 above about {f16:.1f}" in notes
     assert "mirror image" not in notes  # A is symmetric by coincidence of equal gaps, explained on the page
+
+
+# ----------------------------------------------------------------------------- chapter 3's gradient story
+CH3 = json.loads((BOOK / "03_scaling.ipynb").read_text())
+N_QUERIES, N_KEYS = 1000, 8  # the chapter's sweep
+
+
+def ch3_cells(kind):
+    """The source of chapter 3's markdown cells: "notes" (speaker notes) or "text" (everything else)."""
+    out = []
+    for c in CH3["cells"]:
+        if c["cell_type"] != "markdown":
+            continue
+        is_notes = c["metadata"].get("slideshow", {}).get("slide_type") == "notes"
+        if is_notes == (kind == "notes"):
+            out.append("".join(c["source"]))
+    return out
+
+
+def test_chapter_3_uses_the_sweep_this_file_checks():
+    code = "".join("".join(c["source"]) for c in CH3["cells"] if c["cell_type"] == "code")
+    assert f"n_keys, n_queries = {N_KEYS}, {N_QUERIES}" in code
+    assert "strategy_sweep(d_values, n_keys=n_keys, n_queries=n_queries)" in code
+    # "The explorer below draws one query and {ch3_nkeys} keys": the explorer's own default
+    assert inspect.signature(dk_states).parameters["n_keys"].default == N_KEYS
+
+
+def test_chapter_3_old_gradient_claims_are_gone():
+    """Issue 9: "passes back a gradient 2.3× smaller" (backwards at d_k = 64), "÷ d_k: safe gradient
+    through softmax" (÷d_k passes back the smallest), and "no other is the right divisor" stated
+    without its assumptions."""
+    everything = "\n".join(ch3_cells("text") + ch3_cells("notes"))
+    for old in ("passes back a gradient", "safe gradient", "and no other, is the right", "does not depend on $d_k$"):
+        assert old not in everything, old
+    scope = next(t for t in ch3_cells("text") if t.startswith("### What the derivation does and does not say"))
+    for needed in ("initialisation", "μP", "Yang et al. 2022", "Vaswani et al. 2017", "footnote"):
+        assert needed in scope, needed
+
+
+def test_chapter_3_notes_state_no_unchecked_numbers():
+    """Speaker notes cannot glue: the only numbers they may name are exact ones, each with its reason."""
+    allowed = {
+        "0", "1",  # μ = 0, σ = 1, variance 1, 1/c, 1/d_k: the derivation's exact values
+        "2", "4",  # chapter numbers; d_k = 4 and 1024 in "same scale for d_k = 4 and 1024" (variance exactly 1)
+        "3",  # the derivation's line 3, and √3: the example's d_k (checked on the page above)
+        "3.1", "3.2", "3.3",  # exercise numbers
+        "64",  # "at d_k = 64 no scaling passes back more": test_chapter_3_gradient_comparison_matches_the_core
+        "1024",  # the explorer's last d_k
+    }  # fmt: skip
+    assert D_K_VALUES[0] == 1 and D_K_VALUES[-1] == 1024  # "start at d_k = 1 … drag to 1024"
+    assert saturation(1, "none").divisor == saturation(1, "d_k").divisor == saturation(1, "sqrt_d_k").divisor == 1
+    assert S.shape == (2, 2) and seed_S_A is not None and i_love().W_Q.shape[1] == 3  # the example's d_k is 3
+    found = {n for note in ch3_cells("notes") for n in re.findall(r"\d+(?:\.\d+)?", note)}
+    assert found <= allowed, found - allowed
+
+
+@pytest.fixture(scope="module")
+def ch3_sweep():
+    return strategy_sweep([2**i for i in range(11)], n_keys=N_KEYS, n_queries=N_QUERIES)
+
+
+def test_chapter_3_gradient_comparison_matches_the_core(ch3_sweep):
+    """The glued numbers on the page are the core's, and the text's direction holds: at d_k = 64
+    no scaling is larger than ÷√d_k by mean and median, ÷d_k the smallest."""
+    at = {s: next(r for r in runs if r.d_k == 64) for s, runs in ch3_sweep.items()}
+    assert at["none"].mean_gradient > at["sqrt_d_k"].mean_gradient > at["d_k"].mean_gradient
+    assert at["none"].median_gradient > at["sqrt_d_k"].median_gradient > at["d_k"].median_gradient
+    soup = page("03_scaling")
+    glued, _ = section(soup, "no-scaling")
+    for value in (at["none"].mean_gradient, at["sqrt_d_k"].mean_gradient, at["none"].median_gradient, at["sqrt_d_k"].median_gradient):
+        assert f"{value:.3f}" in glued, (value, glued)
+    assert f"{at['none'].mean_gradient / at['sqrt_d_k'].mean_gradient:.1f}" in glued
+    assert str(settles_below(ch3_sweep, "none", "sqrt_d_k")) in glued
+    by_dk = {s: {r.d_k: r for r in runs} for s, runs in ch3_sweep.items()}
+    assert f"{by_dk['none'][1024].median_gradient:.1e}" in glued and f"{by_dk['sqrt_d_k'][1024].median_gradient:.3f}" in glued
+    glued, _ = section(soup, "divide-by-d-k")
+    assert f"{at['d_k'].mean_gradient:.4f}" in glued
+    glued, _ = section(soup, "divide-by-sqrt-d-k")
+    sq = by_dk["sqrt_d_k"]
+    for value in (sq[1].mean_max_weight, sq[1024].mean_max_weight):
+        assert f"{value:.2f}" in glued
+    assert f"{sq[1].mean_max_weight:.2f}" != f"{sq[1024].mean_max_weight:.2f}"  # not constant: the text says so
+    assert f"{sq[64].median_query_gradient:.3f}" in glued and f"{sq[1024].median_query_gradient:.3f}" in glued
+    # the table at d_k = 64 has mean and median rows for every strategy
+    table = soup.find("section", id="at-the-original-transformer-s-d-k").find("table").get_text(" ")
+    for s in STRATEGIES:
+        assert f"{at[s].median_gradient:.3g}" in table and f"{at[s].mean_gradient:.3g}" in table

@@ -27,11 +27,12 @@ from attention.explorers import (
 )
 from attention.explorers.fallback import dk_figure, heads_figure, temperature_figure, who_attends_figure
 from attention.heads import small_layer
-from attention.scaling import divisor, entropy, gradient_size, histogram, saturation, score_samples, with_temperature
+from attention.scaling import divisor, entropy, gradient_size, histogram, raw_gradient_size, saturation, score_samples, with_temperature
 from attention.sentence import sentence_trace
 from conftest import HTML
 
 ROUNDING = 0.5e-6 + 1e-12  # the states keep 6 decimals (a tie rounds either way)
+SIGNIFICANT = 0.5e-5 + 1e-12  # gradient sizes keep 6 significant figures: relative error ≤ 5e-6
 
 
 @pytest.fixture(scope="module")
@@ -48,11 +49,14 @@ def test_dk_states_are_saturation(dk, d_k, strategy):
     np.testing.assert_allclose(state["weights"], sat.weights, atol=ROUNDING, rtol=0)
     np.testing.assert_allclose(state["scores"], sat.scaled_scores, atol=ROUNDING, rtol=0)
     for key, value in [
-        ("max_weight", sat.max_weight), ("entropy", sat.entropy), ("gradient", sat.gradient_size),
+        ("max_weight", sat.max_weight), ("entropy", sat.entropy),
         ("mean_max_weight", sat.mean_max_weight), ("mean_entropy", sat.mean_entropy),
-        ("mean_gradient", sat.mean_gradient_size),
     ]:  # fmt: skip
         assert state[key] == pytest.approx(value, abs=ROUNDING), key
+    # gradient sizes are with respect to the RAW scores q·k: ‖J(a)‖ / c, the chain factor 1/c included
+    c = divisor(d_k, strategy)
+    assert state["gradient"] == pytest.approx(float(np.linalg.norm(np.diag(sat.weights) - np.outer(sat.weights, sat.weights))) / c, rel=SIGNIFICANT)
+    assert state["median_gradient"] == pytest.approx(float(np.median(sat.gradients)), rel=SIGNIFICANT)
     scaled = score_samples(d_k) / divisor(d_k, strategy)
     assert state["std"] == pytest.approx(scaled.std(), abs=ROUNDING)
     counts, _ = np.histogram(scaled, bins=data.BINS, range=(-data.SCALED_LIMIT, data.SCALED_LIMIT))
@@ -105,7 +109,7 @@ def test_temperature_states_are_with_temperature():
         a = with_temperature(scores, T)
         np.testing.assert_allclose(state["weights"], a, atol=ROUNDING, rtol=0)
         assert state["entropy"] == pytest.approx(entropy(a), abs=ROUNDING)
-        assert state["gradient"] == pytest.approx(gradient_size(a), abs=ROUNDING)
+        assert state["gradient"] == pytest.approx(gradient_size(a) / T, rel=SIGNIFICANT)  # ‖∂a/∂s‖ = ‖J‖ / T
     temps = w.data["temperatures"]
     assert temps == sorted(temps) and temps[0] <= 0.05 and temps[-1] >= 20
     with pytest.raises(ValueError, match="labels"):
@@ -203,6 +207,17 @@ def assert_number(numbers, key, expected, digits=3):
     assert f"{float(value):.{digits}f}" in text.replace("−", "-"), (key, text)
 
 
+def assert_gradient(numbers, key, expected):
+    """A gradient size on screen: 3 decimals from 0.001 up, e-notation below (never a bare 0.000)."""
+    value, text = numbers[key]
+    assert float(value) == pytest.approx(expected, rel=SIGNIFICANT, abs=1e-300), key
+    text = text.replace("−", "-")
+    if expected >= 0.001 or expected == 0:  # exactly 0 when a weight is exactly 1 in floating point
+        assert text == f"{float(value):.3f}", (key, text)
+    else:
+        assert "e" in text and float(text) == pytest.approx(expected, rel=0.05), (key, text)
+
+
 def assert_accessible(root):
     """Every control has a label; the numbers are announced."""
     unlabelled = root.evaluate(
@@ -229,9 +244,9 @@ def test_dk_explorer_in_the_page(site, offline_page):
         assert numbers["d_k"][0] == str(d_k)
         assert_number(numbers, "max_weight", sat.max_weight)
         assert_number(numbers, "entropy", sat.entropy)
-        assert_number(numbers, "gradient", sat.gradient_size)
+        assert_gradient(numbers, "gradient", raw_gradient_size(sat.weights, divisor(d_k, strategy)))
         assert_number(numbers, "mean_max_weight", sat.mean_max_weight)
-        assert_number(numbers, "mean_gradient", sat.mean_gradient_size)
+        assert_gradient(numbers, "median_gradient", sat.median_gradient)
         return d_k, strategy
 
     assert check() == (64, "none")
@@ -264,7 +279,7 @@ def test_temperature_explorer_in_the_page(site, offline_page):
         a = with_temperature(scores, T)
         assert_number(numbers, "max_weight", a.max())
         assert_number(numbers, "entropy", float(entropy(a)))
-        assert_number(numbers, "gradient", gradient_size(a))
+        assert_number(numbers, "gradient", gradient_size(a) / T)  # ‖∂a/∂s‖ = ‖J‖ / T
         return T
 
     assert check() == 1.0

@@ -1,5 +1,10 @@
 """Why divide by √d_k: score statistics, saturation measures and the three strategies.
 
+Gradients are measured with respect to the raw scores q·k (`raw_score_jacobian`,
+J(a)/c for a divisor c) and to the query (`query_jacobian`), the quantities the
+chain rule carries back to W_Q and W_K; `softmax_jacobian` is softmax's own
+Jacobian J(a), with respect to its input (the scaled scores).
+
 Shared by the scaling and softmax chapters and by their explorers, so the
 numbers in the prose, the figures and the widgets are the same numbers.
 """
@@ -41,34 +46,76 @@ def entropy(A, axis: int = -1) -> np.ndarray:
 
 
 def softmax_jacobian(a) -> np.ndarray:
-    """∂ softmax(s) / ∂ s at a = softmax(s): diag(a) − a aᵀ, shape (n, n).
+    """∂a/∂x for a = softmax(x), at the weights a: J(a) = diag(a) − a aᵀ, shape (n, n).
 
+    With respect to softmax's *own input* x. In attention that input is the
+    scaled scores S = q·k / c; the gradient that trains W_Q and W_K is the one
+    with respect to the raw scores q·k, `raw_score_jacobian` (J(a) / c).
     When a is nearly one-hot every entry is nearly 0: saturated softmax passes
-    almost no gradient back to the scores.
+    almost no gradient back.
     """
     a = as_matrix("a", a, ndim=1)
     return np.diag(a) - np.outer(a, a)
 
 
 def gradient_size(a) -> float:
-    """Frobenius norm of the softmax Jacobian at weights a: the size of the gradient it passes on."""
+    """‖J(a)‖_F, the Frobenius norm of `softmax_jacobian(a)`: how strongly the weights a
+    respond to softmax's own input. For the raw scores q·k use `raw_gradient_size`."""
     return float(np.linalg.norm(softmax_jacobian(a)))
 
 
-@dataclass(frozen=True)
+def raw_score_jacobian(a, c) -> np.ndarray:
+    """∂a/∂s for a = softmax(s / c), where s are the RAW scores q·k_j: J(a) / c, shape (n, n).
+
+    `a` (n,) are the weights, `c` > 0 the divisor (1, d_k or √d_k). W_Q and W_K
+    reach the loss only through the raw scores, and c is a fixed number applied
+    after them, so this, not `softmax_jacobian`, is what the chain rule carries
+    back to them: the chain factor ∂(s/c)/∂s = 1/c is included.
+    """
+    c = positive_number("c", c)
+    return softmax_jacobian(a) / c
+
+
+def raw_gradient_size(a, c) -> float:
+    """‖∂a/∂s‖_F = ‖J(a)‖_F / c: the size of `raw_score_jacobian(a, c)`."""
+    return float(np.linalg.norm(raw_score_jacobian(a, c)))
+
+
+def query_jacobian(a, K, c) -> np.ndarray:
+    """∂a/∂q for a = softmax(K q / c): J(a) K / c, shape (n, d_k).
+
+    `a` (n,) the weights, `K` (n, d_k) the keys as rows, `c` > 0 the divisor.
+    The raw score s_j = q·k_j moves by k_j when q moves, so ∂s/∂q = K and
+    ∂a/∂q = (∂a/∂s) K: the last step on the way from the weights to W_Q.
+    """
+    a = as_matrix("a", a, ndim=1)
+    K = as_matrix("K", K, ndim=2)
+    if K.shape[0] != a.size:
+        raise ValueError(f"K must have one row per weight: a has {a.size} weights, K has shape {K.shape}")
+    return raw_score_jacobian(a, c) @ K
+
+
+@dataclass(frozen=True, eq=False)
 class Saturation:
     """One (d_k, strategy) setting: one query's raw and scaled scores and weights over
-    n_keys keys, and averages over many random queries (q, k ~ N(0, I))."""
+    n_keys keys, averages over many random queries (q, k ~ N(0, I)), and every
+    query's gradient sizes, so medians and spreads can be read, not only means."""
 
     d_k: int
     strategy: str
-    raw_scores: np.ndarray  # (n_keys,) q·k_j for the example query
+    raw_scores: np.ndarray  # (n_keys,) q·k_j for the example query (query 0)
     scaled_scores: np.ndarray  # (n_keys,) after the strategy's divisor
     weights: np.ndarray  # (n_keys,) softmax of the scaled scores
     score_variance: float  # Var of the scaled scores over all samples
     mean_max_weight: float  # average largest weight
     mean_entropy: float  # average entropy (nats); ln(n_keys) is uniform
-    mean_gradient_size: float  # average ‖∂softmax/∂s‖_F
+    gradients: np.ndarray  # (n_queries,) ‖∂a/∂s‖_F per query, s the RAW scores: ‖J(a)‖_F / c
+    query_gradients: np.ndarray  # (n_queries,) ‖∂a/∂q‖_F = ‖J(a) K / c‖_F per query
+    top_gaps: np.ndarray  # (n_queries,) largest minus second-largest scaled score, per query
+
+    @property
+    def divisor(self) -> float:
+        return divisor(self.d_k, self.strategy)
 
     @property
     def max_weight(self) -> float:
@@ -79,8 +126,43 @@ class Saturation:
         return float(entropy(self.weights))
 
     @property
-    def gradient_size(self) -> float:
-        return gradient_size(self.weights)
+    def gradient(self) -> float:
+        """The example query's ‖∂a/∂s‖_F with respect to the raw scores."""
+        return float(self.gradients[0])
+
+    @property
+    def mean_gradient(self) -> float:
+        return float(self.gradients.mean())
+
+    @property
+    def median_gradient(self) -> float:
+        return float(np.median(self.gradients))
+
+    def gradient_percentile(self, p: float) -> float:
+        """The p-th percentile (0–100) of the per-query gradient sizes."""
+        if not 0 <= p <= 100:
+            raise ValueError(f"p must be a percentile between 0 and 100, got {p}")
+        return float(np.percentile(self.gradients, p))
+
+    @property
+    def median_query_gradient(self) -> float:
+        return float(np.median(self.query_gradients))
+
+    def near_tie_share(self, gap: float = 1.0) -> tuple[float, float]:
+        """(fraction of queries whose two largest scaled scores differ by less than `gap`,
+        their fraction of the summed gradient sizes): how much of the mean near-ties carry."""
+        gap = positive_number("gap", gap)
+        near = self.top_gaps < gap
+        return float(near.mean()), float(self.gradients[near].sum() / self.gradients.sum())
+
+
+def _components(d_k: int, n_keys: int, n_queries: int, seed: int):
+    """Component c of every query and key, c = 1 … d_k, in the order `score_samples` draws them:
+    (q_c (n_queries, 1), k_c (n_queries, n_keys)). The same seed gives the same draws."""
+    rng = np.random.default_rng(seed)
+    for _ in range(d_k):
+        q_c = rng.standard_normal((n_queries, 1))
+        yield q_c, rng.standard_normal((n_queries, n_keys))
 
 
 def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> Saturation:
@@ -89,11 +171,22 @@ def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queri
 
     The same seed gives the same keys for every d_k's first components, so
     moving a d_k slider changes the dimension, not the luck of the draw.
+    Gradient sizes are taken with respect to the raw scores (`raw_score_jacobian`)
+    and to the query (`query_jacobian`), one per query.
     """
+    d_k = positive_int("d_k", d_k)
+    n_keys = positive_int("n_keys", n_keys)
+    c = divisor(d_k, strategy)
     raw = score_samples(d_k, n_keys=n_keys, n_queries=n_queries, seed=seed)  # (n_queries, n_keys): q·k_j
-    scaled = raw / divisor(d_k, strategy)
+    scaled = raw / c
     A = softmax(scaled)
-    jac = A[:, :, None] * (np.eye(n_keys) - A[:, None, :])  # diag(a) − a aᵀ for every query at once
+    jac = A[:, :, None] * (np.eye(n_keys) - A[:, None, :]) / c  # ∂a/∂s = (diag(a) − a aᵀ) / c, every query at once
+    # ‖J K / c‖_F² = Σ over components of ‖(J / c) k_c‖²: a second pass over the same draws keeps
+    # memory at O(n_queries · n_keys²) for any d_k.
+    query_sq = np.zeros(n_queries)
+    for _, k_c in _components(d_k, n_keys, n_queries, seed):
+        query_sq += (np.einsum("qij,qj->qi", jac, k_c) ** 2).sum(axis=1)
+    top = np.sort(scaled, axis=1)
     return Saturation(
         d_k=d_k,
         strategy=strategy,
@@ -103,8 +196,24 @@ def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queri
         score_variance=float(scaled.var()),
         mean_max_weight=float(A.max(axis=-1).mean()),
         mean_entropy=float(entropy(A).mean()),
-        mean_gradient_size=float(np.linalg.norm(jac, axis=(1, 2)).mean()),
+        gradients=np.linalg.norm(jac, axis=(1, 2)),
+        query_gradients=np.sqrt(query_sq),
+        top_gaps=top[:, -1] - top[:, -2] if n_keys > 1 else np.full(n_queries, np.inf),
     )
+
+
+def settles_below(sweep: dict[str, list[Saturation]], strategy: str, other: str, *, field: str = "median_gradient"):
+    """The smallest d_k of a `strategy_sweep` from which `strategy`'s `field` stays below
+    `other`'s at every larger d_k of the sweep; None if it never does."""
+    for name in (strategy, other):
+        if name not in sweep:
+            raise ValueError(f"strategy must be one of the sweep's {sorted(sweep)}, got {name!r}")
+    a, b = sweep[strategy], sweep[other]
+    below = [getattr(x, field) < getattr(y, field) for x, y in zip(a, b)]
+    for i, run in enumerate(a):
+        if all(below[i:]):
+            return run.d_k
+    return None
 
 
 @dataclass(frozen=True)
@@ -171,13 +280,12 @@ def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int
     d_k = positive_int("d_k", d_k)
     n_keys = positive_int("n_keys", n_keys)
     n_queries = positive_int("n_queries", n_queries)
-    rng = np.random.default_rng(seed)
     raw = np.zeros((n_queries, n_keys))
     # One component at a time: memory stays O(n_queries · n_keys) for any d_k, and
     # component c is drawn the same way for every d_k > c, so a larger d_k adds
     # components to the same draw rather than drawing afresh.
-    for _ in range(d_k):
-        raw += rng.standard_normal((n_queries, 1)) * rng.standard_normal((n_queries, n_keys))
+    for q_c, k_c in _components(d_k, n_keys, n_queries, seed):
+        raw += q_c * k_c
     return raw
 
 

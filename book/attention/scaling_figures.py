@@ -64,23 +64,36 @@ def variance_vs_dk(estimates: Sequence[VarianceEstimate]):
     return fig
 
 
-def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int):
-    """Four panels against d_k: score variance, largest weight, entropy, softmax gradient size."""
-    fig, axes = plt.subplots(2, 2, figsize=(6.4, 5.2), sharex=True)
+def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int, spread: tuple[float, float] = (25, 75)):
+    """Four panels against d_k: score variance, largest weight, entropy (averages over the
+    queries), and the gradient with respect to the raw scores, ‖∂a/∂(q·k)‖ = ‖J(a)‖ / c:
+    its median per query as a line and the `spread` percentiles (default: the middle half
+    of the queries) as a band, on a log scale."""
+    fig, axes = plt.subplots(2, 2, figsize=(6.4, 5.4), sharex=True)
     panels = [
         ("score_variance", "score variance", "log"),
-        ("mean_max_weight", "largest weight", "linear"),
-        ("mean_entropy", "entropy (nats)", "linear"),
-        ("mean_gradient_size", "gradient size ‖J‖", "linear"),
+        ("mean_max_weight", "largest weight (mean)", "linear"),
+        ("mean_entropy", "entropy, nats (mean)", "linear"),
     ]
     for ax, (field, title, yscale) in zip(axes.ravel(), panels):
         for strategy, runs in sweep.items():
             d = [r.d_k for r in runs]
             ax.plot(d, [getattr(r, field) for r in runs], marker=STRATEGY_MARKERS[strategy], ms=4,
                     color=STRATEGY_COLOURS[strategy], label=STRATEGIES[strategy])  # fmt: skip
-        ax.set_xscale("log", base=2)
         ax.set_yscale(yscale)
         ax.set_title(title, fontsize=11)
+    grad = axes[1, 1]
+    lo, hi = spread
+    for strategy, runs in sweep.items():
+        d = [r.d_k for r in runs]
+        colour = STRATEGY_COLOURS[strategy]
+        grad.fill_between(d, [r.gradient_percentile(lo) for r in runs], [r.gradient_percentile(hi) for r in runs],
+                          color=colour, alpha=0.18, lw=0)  # fmt: skip
+        grad.plot(d, [r.median_gradient for r in runs], marker=STRATEGY_MARKERS[strategy], ms=4, color=colour)
+    grad.set_yscale("log")
+    grad.set_title(f"gradient ‖∂a/∂(q·k)‖: median,\n{lo:g}–{hi:g} % of queries shaded", fontsize=10)
+    for ax in axes.ravel():
+        ax.set_xscale("log", base=2)
     axes[0, 1].set_ylim(0, 1.02)
     axes[1, 0].axhline(np.log(n_keys), color="grey", lw=0.8, ls="--")
     axes[1, 0].text(1, np.log(n_keys), f"ln {n_keys} (uniform)", va="bottom", fontsize=8, color="grey")

@@ -2,7 +2,8 @@
 
 The widgets' front ends only draw: for each position of each control they look
 up a state built below. Numbers are rounded to what is drawn or printed
-(`DIGITS` decimals), which keeps a page's saved widget state small; the tests
+(`DIGITS` decimals; gradient sizes, which can be as small as 1e-18, to `DIGITS`
+significant figures), which keeps a page's saved widget state small; the tests
 compare these states, and the numbers on screen, with the core.
 """
 
@@ -16,7 +17,7 @@ from matplotlib import colormaps
 from .._validate import as_matrix, positive_int
 from ..figures import OKABE_ITO, SEQUENTIAL
 from ..multihead import trace_attention
-from ..scaling import STRATEGIES, divisor, entropy, gradient_size, histogram, saturation, score_samples, with_temperature
+from ..scaling import STRATEGIES, divisor, entropy, histogram, raw_gradient_size, saturation, score_samples, with_temperature
 
 DIGITS = 6  # decimals kept for every number handed to a front end
 D_K_VALUES = tuple(2**i for i in range(11))  # 1, 2, 4, …, 1024: every power of two
@@ -32,6 +33,13 @@ def rounded(x, digits: int = DIGITS):
     return np.round(np.asarray(x, dtype=float), digits).tolist()
 
 
+def significant(x, digits: int = DIGITS) -> float:
+    """One number rounded to `digits` significant figures, for numbers that span many
+    orders of magnitude (a saturated softmax's gradient can be 1e-18)."""
+    x = float(x)
+    return 0.0 if x == 0 else float(f"{x:.{digits - 1}e}")
+
+
 def palette(n: int = 64) -> list[str]:
     """The book's sequential colour map (cividis) as n hex colours, for weights 0 … 1."""
     cmap = colormaps[SEQUENTIAL]
@@ -43,13 +51,15 @@ def colours() -> dict[str, str]:
     return dict(OKABE_ITO)
 
 
-def weight_numbers(a) -> dict[str, float]:
-    """The numbers that matter for one query's weights a: largest weight, entropy, gradient size."""
+def weight_numbers(a, c: float = 1.0) -> dict[str, float]:
+    """The numbers that matter for one query's weights a = softmax(s / c): largest weight,
+    entropy, and the gradient size ‖∂a/∂s‖_F = ‖J(a)‖_F / c with respect to the scores s
+    *before* the divisor c (`raw_gradient_size`)."""
     a = as_matrix("a", a, ndim=1)
     return {
         "max_weight": rounded(a.max()),
         "entropy": rounded(entropy(a)),
-        "gradient": rounded(gradient_size(a)),
+        "gradient": significant(raw_gradient_size(a, c)),
     }
 
 
@@ -60,8 +70,9 @@ def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_valu
     Returns a dict (JSON-ready): `d_k` (the slider's values), `strategies`
     (key, label), `raw[i]` (histogram of the raw scores q·k at d_k[i] on a window
     of ±4√d_k), and `states[strategy][i]` with the scaled-score histogram on
-    [-8, 8], the example query's scores and weights, its three numbers and the
-    averages over all n_queries queries.
+    [-8, 8], the example query's scores and weights, its three numbers, the
+    averages over all n_queries queries and the median gradient size. Gradient
+    sizes are with respect to the raw scores q·k (‖J(a)‖ / c, `raw_gradient_size`).
     """
     d_k_values = [positive_int("d_k", d) for d in d_k_values]
     raw, states = [], {s: [] for s in STRATEGIES}
@@ -78,10 +89,10 @@ def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_valu
                     "std": rounded(scaled.std()),
                     "scores": rounded(sat.scaled_scores),
                     "weights": rounded(sat.weights),
-                    **weight_numbers(sat.weights),
+                    **weight_numbers(sat.weights, sat.divisor),
                     "mean_max_weight": rounded(sat.mean_max_weight),
                     "mean_entropy": rounded(sat.mean_entropy),
-                    "mean_gradient": rounded(sat.mean_gradient_size),
+                    "median_gradient": significant(sat.median_gradient),
                 }
             )
     return {
@@ -107,7 +118,8 @@ def _sub(n: int) -> str:
 
 # ----------------------------------------------------------------------------- temperature
 def temperature_states(scores, labels, *, temperatures=TEMPERATURES) -> dict:
-    """softmax(scores / T) and its numbers for every T on the slider (`with_temperature`)."""
+    """softmax(scores / T) and its numbers for every T on the slider (`with_temperature`);
+    the gradient size is ‖∂a/∂s‖ with respect to the given scores s, ‖J(a)‖ / T."""
     scores = as_matrix("scores", scores, ndim=1)
     labels = [str(x) for x in labels]
     if len(labels) != scores.size:
@@ -115,7 +127,7 @@ def temperature_states(scores, labels, *, temperatures=TEMPERATURES) -> dict:
     states = []
     for T in temperatures:
         a = with_temperature(scores, T)
-        states.append({"weights": rounded(a), **weight_numbers(a)})
+        states.append({"weights": rounded(a), **weight_numbers(a, T)})
     return {
         "temperatures": [float(T) for T in temperatures],
         "scores": rounded(scores),

@@ -8,6 +8,12 @@ const STYLE = {
   sqrt_d_k: { colour: "blue", dash: "2 2" },
 };
 
+/** A gradient size: 3 decimals, or 2 significant figures in e-notation below 0.001 (a
+ * saturated softmax passes back 1e-6 and less, which 3 decimals would show as 0). */
+function fmtGradient(x) {
+  return x >= 0.001 || x === 0 ? fmt(x) : Number(x).toExponential(1).replaceAll("-", "−");
+}
+
 function render({ model, el }) {
   const data = model.get("data");
   const c = data.colours;
@@ -82,9 +88,9 @@ function render({ model, el }) {
       { key: "d_k", label: "d<sub>k</sub>, scaling", value: d_k, text: `${d_k}, ${label}` },
       { key: "max_weight", label: "largest weight (this query)", value: st.max_weight, text: fmt(st.max_weight) },
       { key: "entropy", label: `entropy (uniform: ${fmt(data.ln_n, 2)} nats)`, value: st.entropy, text: `${fmt(st.entropy)} nats` },
-      { key: "gradient", label: "gradient size ‖∂a/∂s‖", value: st.gradient, text: fmt(st.gradient) },
+      { key: "gradient", label: "gradient ‖∂a/∂(q·k)‖ (this query)", value: st.gradient, text: fmtGradient(st.gradient) },
       { key: "mean_max_weight", label: `largest weight, average of ${data.n_queries} queries`, value: st.mean_max_weight, text: fmt(st.mean_max_weight) },
-      { key: "mean_gradient", label: "gradient size, average", value: st.mean_gradient, text: fmt(st.mean_gradient) },
+      { key: "median_gradient", label: `gradient ‖∂a/∂(q·k)‖, median of ${data.n_queries} queries`, value: st.median_gradient, text: fmtGradient(st.median_gradient) },
     ]);
   }
 

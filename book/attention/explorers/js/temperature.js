@@ -53,7 +53,7 @@ function render({ model, el }) {
       { key: "temperature", label: "temperature <i>T</i>", value: T[i], text: short(T[i]) },
       { key: "max_weight", label: "largest weight", value: st.max_weight, text: fmt(st.max_weight) },
       { key: "entropy", label: `entropy (uniform: ${fmt(data.ln_n, 2)} nats)`, value: st.entropy, text: `${fmt(st.entropy)} nats` },
-      { key: "gradient", label: "gradient size ‖∂a/∂s‖", value: st.gradient, text: fmt(st.gradient) },
+      { key: "gradient", label: "gradient size ‖∂a/∂s‖ = ‖J‖ / <i>T</i>", value: st.gradient, text: fmt(st.gradient) },
     ]);
   }
 
