@@ -54,6 +54,9 @@
     // "Search" as the accessible name of a button that shows "Search Ctrl+K":
     // let the visible text name it (WCAG 2.5.3, label in name).
     document.querySelectorAll(".search-button-field[aria-label]").forEach((b) => b.removeAttribute("aria-label"));
+    // myst-nb names every code toggle "Toggle hidden content" while it shows
+    // "Show code cell source": the visible words name it instead.
+    document.querySelectorAll('details.hide > summary[aria-label="Toggle hidden content"]').forEach((s) => s.removeAttribute("aria-label"));
     // The colour-mode button's icons carry titles of their own; the button's
     // name is its aria-label. (Font Awesome may have turned the <i> into <svg> already.)
     document.querySelectorAll(".theme-switch-button i, .theme-switch-button svg").forEach((icon) => {
@@ -71,11 +74,13 @@
     const view = document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]');
     const skip = document.getElementById("pst-skip-link");
     if (!view || !skip) return;
-    const cell = view.closest(".cell") || view.parentElement;
-    if (!cell.id) cell.id = "explorer";
-    cell.setAttribute("tabindex", "-1"); // the link moves focus here; Tab then reaches the controls
+    // The output, not the whole cell: the next Tab after the jump is the
+    // explorer's first control, not the cell's "Show code cell source".
+    const output = view.closest(".cell_output") || view.parentElement;
+    if (!output.id) output.id = "explorer";
+    output.setAttribute("tabindex", "-1"); // the link moves focus here
     const link = document.createElement("a");
-    link.href = "#" + cell.id;
+    link.href = "#" + output.id;
     link.className = "skip-to-explorer";
     link.textContent = "Skip to the interactive explorer";
     skip.append(" ", link);
