@@ -38,12 +38,15 @@
     const original = Search.htmlToText;
     Search.htmlToText = (htmlString, anchor) => {
       const doc = new DOMParser().parseFromString(htmlString, "text/html");
-      // Hidden code (and its "Show code cell source" toggle), scripts, explorer data.
-      doc.querySelectorAll("details.hide, .cell_input, script, style").forEach((e) => e.remove());
+      // Hidden code (and its "Show code cell source" toggle), scripts, explorer
+      // data, the launch/download buttons and the table of contents printed on paper.
+      doc.querySelectorAll("details.hide, .cell_input, script, style, .bd-header-article, #jb-print-docs-body")
+        .forEach((e) => e.remove());
       doc.querySelectorAll(".math").forEach((e) => {
         e.textContent = " " + texToText(e.textContent) + " ";
       });
-      return original(doc.documentElement.outerHTML, anchor);
+      // Runs of blank lines and indentation would use up the snippet's 240 characters.
+      return original(doc.documentElement.outerHTML, anchor).replace(/\s+/g, " ");
     };
   }
   plainSearchText();
