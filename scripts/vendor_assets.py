@@ -29,6 +29,8 @@ COPIES = {
     "slides/reveal.js": "reveal.js",  # reveal.js 4: 5 and 6 moved the plugin paths nbconvert uses
     "slides/mathjax2": "mathjax2",  # MathJax 2.7, which nbconvert's slide template expects
     "slides/jquery.min.js": "jquery/dist/jquery.min.js",
+    # axe-core, for the accessibility tests only: no page of the book or the slides loads it.
+    "tests/axe.min.js": "axe-core/axe.min.js",
 }
 # Source maps, tests and the CommonJS / non-AMD bundles are never loaded by a page.
 SKIP = shutil.ignore_patterns(

@@ -227,9 +227,12 @@ function shade(palette, w) {
   return palette[i];
 }
 
-/** Black or white text, whichever reads on that palette entry (cividis gets lighter as w grows). */
+/** Black or white text, whichever has the higher contrast on that palette entry (one of them is always ≥ 4.5:1). */
 function inkOn(palette, w) {
-  return w > 0.55 ? "#000" : "#fff";
+  const hex = shade(palette, w).replace("#", "");
+  const lin = (i) => { const v = parseInt(hex.slice(i, i + 2), 16) / 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const L = 0.2126 * lin(0) + 0.7152 * lin(2) + 0.0722 * lin(4);
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
 }
 
 /** Subscribe to model changes and return the matching unsubscribe for anywidget's cleanup. */

@@ -74,7 +74,7 @@ function render({ model, el }) {
       data.head_names.map((name, r) => `${name}: strongest to “${tokens[tops[r]]}” (${fmt(data.A[r][q][tops[r]], 2)})`).join("; "));
     tokens.forEach((t, i) => {
       const bold = i === q ? ' font-weight="700"' : "";
-      out += `<text x="${xl - 6}" y="${y(i) + 4}" text-anchor="end" class="ase-tick"${bold} opacity="${i === q ? 1 : 0.45}">${esc(t)}</text>`;
+      out += `<text x="${xl - 6}" y="${y(i) + 4}" text-anchor="end" class="ase-tick"${bold} opacity="${i === q ? 1 : 0.7}">${esc(t)}</text>`;
       out += `<text x="${xr + 6}" y="${y(i) + 4}" text-anchor="start" class="ase-tick">${esc(t)}</text>`;
     });
     data.A.forEach((A, r) => {

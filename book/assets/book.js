@@ -1,0 +1,99 @@
+// The book's own page script (loaded with `defer` on every page): keyboard and
+// screen-reader fixes to the theme's markup, a skip link to a chapter's
+// explorer, and search snippets in plain words.
+(function () {
+  "use strict";
+
+  // ---------------------------------------------------------------- search snippets
+  // Sphinx builds each result's snippet from the page's HTML as it is on disk:
+  // hidden code cells and math still as TeX ("\(\sqrt{d_k}\)"). Drop what the
+  // reader does not see and write math as plain text before the snippet is cut.
+  const SYMBOLS = {
+    cdot: "·", times: "×", div: "÷", top: "ᵀ", to: "→", infty: "∞", approx: "≈",
+    le: "≤", leq: "≤", ge: "≥", geq: "≥", ne: "≠", neq: "≠", in: "∈", sum: "Σ",
+    ldots: "…", dots: "…", cdots: "⋯", quad: " ", qquad: " ", mid: "|", lVert: "‖", rVert: "‖",
+    alpha: "α", beta: "β", gamma: "γ", delta: "δ", epsilon: "ε", theta: "θ", lambda: "λ",
+    mu: "μ", pi: "π", sigma: "σ", tau: "τ", phi: "φ", Sigma: "Σ", partial: "∂", prime: "′",
+  };
+
+  /** TeX as a reader would say it in plain text: \frac{a}{b} -> a/b, \sqrt{d_k} -> √d_k. */
+  function texToText(tex) {
+    let s = tex.trim().replace(/^\\\(|\\\)$|^\\\[|\\\]$|^\$\$?|\$\$?$/g, "");
+    s = s.replace(/\\(?:begin|end)\{[^}]*\}/g, " ").replace(/\\\\/g, "; ").replace(/&/g, " ");
+    s = s.replace(/\\(?:left|right|big|Big|bigl|bigr|Bigl|Bigr|displaystyle|,|;|!)/g, "");
+    s = s.replace(/\^\{?\\top\}?/g, "ᵀ");
+    for (let i = 0; i < 3; i++) {
+      s = s.replace(/\\frac\{([^{}]*)\}\{([^{}]*)\}/g, "($1)/($2)");
+      s = s.replace(/\\sqrt\{([^{}]*)\}/g, "√$1");
+      s = s.replace(/\\(?:operatorname|mathrm|mathbf|mathit|text|textrm|mathcal|boldsymbol)\{([^{}]*)\}/g, "$1");
+    }
+    s = s.replace(/\\mathbb\{R\}/g, "ℝ");
+    s = s.replace(/\\([A-Za-z]+)/g, (m, name) => (name in SYMBOLS ? SYMBOLS[name] : name));
+    s = s.replace(/[{}]/g, "").replace(/\(([A-Za-z0-9_]+)\)\/\(([A-Za-z0-9_]+)\)/g, "$1/$2");
+    return s.replace(/\s+/g, " ").trim();
+  }
+
+  function plainSearchText() {
+    if (typeof Search === "undefined" || !Search.htmlToText) return;
+    const original = Search.htmlToText;
+    Search.htmlToText = (htmlString, anchor) => {
+      const doc = new DOMParser().parseFromString(htmlString, "text/html");
+      // Hidden code (and its "Show code cell source" toggle), scripts, explorer
+      // data, the launch/download buttons and the table of contents printed on paper.
+      doc.querySelectorAll("details.hide, .cell_input, script, style, .bd-header-article, #jb-print-docs-body")
+        .forEach((e) => e.remove());
+      doc.querySelectorAll(".math").forEach((e) => {
+        e.textContent = " " + texToText(e.textContent) + " ";
+      });
+      // Runs of blank lines and indentation would use up the snippet's 240 characters.
+      return original(doc.documentElement.outerHTML, anchor).replace(/\s+/g, " ");
+    };
+  }
+  plainSearchText();
+  window.bookTexToText = texToText; // for the tests
+
+  // ---------------------------------------------------------------- the theme's buttons
+  function fixThemeButtons() {
+    // "Search" as the accessible name of a button that shows "Search Ctrl+K":
+    // let the visible text name it (WCAG 2.5.3, label in name).
+    document.querySelectorAll(".search-button-field[aria-label]").forEach((b) => b.removeAttribute("aria-label"));
+    // myst-nb names every code toggle "Toggle hidden content" while it shows
+    // "Show code cell source": the visible words name it instead.
+    document.querySelectorAll('details.hide > summary[aria-label="Toggle hidden content"]').forEach((s) => s.removeAttribute("aria-label"));
+    // The colour-mode button's icons carry titles of their own; the button's
+    // name is its aria-label. (Font Awesome may have turned the <i> into <svg> already.)
+    document.querySelectorAll(".theme-switch-button i, .theme-switch-button svg").forEach((icon) => {
+      icon.removeAttribute("title");
+      icon.querySelectorAll("title").forEach((t) => t.remove());
+      icon.removeAttribute("aria-labelledby");
+      icon.setAttribute("aria-hidden", "true");
+    });
+  }
+
+  // ---------------------------------------------------------------- skip to the explorer
+  // The theme's "Skip to main content" link is the first Tab stop. On a page
+  // with an explorer a second link goes straight to it.
+  function addExplorerSkipLink() {
+    const view = document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]');
+    const skip = document.getElementById("pst-skip-link");
+    if (!view || !skip) return;
+    // The output, not the whole cell: the next Tab after the jump is the
+    // explorer's first control, not the cell's "Show code cell source".
+    const output = view.closest(".cell_output") || view.parentElement;
+    if (!output.id) output.id = "explorer";
+    output.setAttribute("tabindex", "-1"); // the link moves focus here
+    const link = document.createElement("a");
+    link.href = "#" + output.id;
+    link.className = "skip-to-explorer";
+    link.textContent = "Skip to the interactive explorer";
+    skip.append(" ", link);
+  }
+
+  function ready() {
+    fixThemeButtons();
+    addExplorerSkipLink();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
+  window.addEventListener("load", fixThemeButtons); // after Font Awesome has swapped its icons
+})();
