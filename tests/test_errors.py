@@ -35,7 +35,7 @@ CASES = [
     (lambda: mha(X_kv=rng.normal(size=(4, 6))), ValueError, ["X_kv", "X", "8", "6"]),
     (lambda: scaled_dot_product_attention(Q, K, V, mask=np.ones((3, 4), bool)), ValueError, ["mask", "(3, 4)", "(3, 5)"]),
     (lambda: scaled_dot_product_attention(Q, K, V, mask=np.ones((3, 5))), TypeError, ["mask", "boolean", "float64"]),
-    (lambda: scaled_dot_product_attention(Q, K, V, mask=np.eye(3, 5, dtype=bool) & False), ValueError, ["mask", "query 0", "no key"]),
+    (lambda: scaled_dot_product_attention(Q, K, V, mask=np.eye(3, 5, dtype=bool) & False), ValueError, ["mask", "query at index 0", "token 1", "no key"]),
     (lambda: scaled_dot_product_attention(np.where(Q > 1, np.nan, Q), K, V), ValueError, ["Q", "finite", "nan"]),
     (lambda: scaled_dot_product_attention(Q, K, np.full((5, 2), np.inf)), ValueError, ["V", "finite", "inf"]),
     (lambda: mha(X=np.where(X > 1, -np.inf, X)), ValueError, ["X", "finite", "-inf"]),

@@ -113,7 +113,7 @@ def test_attention_outputs_are_in_the_triangle_with_the_weights_as_coordinates(S
 def test_inside_hull_of_a_segment_in_3d():
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
-    assert inside_hull(t.Z, t.V).all()  # both outputs lie on the segment between v_I and v_love
+    assert inside_hull(t.Z_cat, t.V).all()  # both outputs lie on the segment between v_I and v_love
     midpoint = t.V.mean(axis=0)
     assert inside_hull([midpoint + [0, 0, 0.1]], t.V).tolist() == [False]  # off the line
     assert inside_hull([2 * t.V[0] - t.V[1]], t.V).tolist() == [False]  # on the line, beyond v_I

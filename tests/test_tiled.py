@@ -268,7 +268,7 @@ BAD = [
     (lambda: tiled_attention(Qg, Kg.astype(complex), Vg, 2), TypeError, ["K", "real", "complex"]),
     (lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.ones((4, 6))), TypeError, ["mask", "boolean", "float64"]),
     (lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.ones((4, 5), bool)), ValueError, ["mask", "(4, 5)", "(4, 6)"]),
-    (lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.eye(4, 6, dtype=bool) & False), ValueError, ["mask", "query 0", "no key"]),
+    (lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.eye(4, 6, dtype=bool) & False), ValueError, ["mask", "query at index 0", "token 1", "no key"]),
     (lambda: tiled_attention(np.ones((2, 4, 3)), np.ones((3, 6, 3)), np.ones((6, 2)), 2), ValueError, ["batch", "(2,)", "(3,)"]),
     (lambda: online_softmax(np.ones((2, 3)), 0), ValueError, ["block_size"]),
     (lambda: online_softmax([[1.0, np.inf]], 1), ValueError, ["S", "finite", "inf"]),
