@@ -21,7 +21,7 @@ def mask_pattern(mask, *, title: str = "", ax=None):
     if mask.dtype != bool or mask.ndim != 2:
         raise TypeError(f"mask must be a 2-D boolean array (n_q, n_k), got dtype {mask.dtype} and shape {mask.shape}")
     if ax is None:
-        _, ax = plt.subplots(figsize=(3.6, 3.6))
+        _, ax = plt.subplots(figsize=(4.2, 4.2))
     cmap = matplotlib.colors.ListedColormap(["#f2f2f2", OKABE_ITO["blue"]])
     n_q, n_k = mask.shape
     ax.imshow(mask, cmap=cmap, vmin=0, vmax=1, interpolation="nearest",

@@ -48,7 +48,7 @@ def _row_predicting_mao() -> int:
 register(
     Exercise(
         id="10.2",
-        name="the weights of the query that predicts 猫",
+        name="the weights of the query that predicts 猫 (māo)",
         expected=lambda: _cross_trace().head(0).A[_row_predicting_mao()],
         hint=(
             "The decoder reads the target shifted right, so the query that predicts 猫 is at the position "
@@ -62,7 +62,7 @@ register(
 register(
     Exercise(
         id="10.3",
-        name="z at the position that predicts 猫",
+        name="z at the position that predicts 猫 (māo)",
         expected=lambda: _cross_trace().head(0).Z[_row_predicting_mao()],
         hint="z is that position's weights times the value rows V = X_src W_V: a @ V.",
     )
