@@ -58,7 +58,8 @@ RUN_AXE = """async () => {
 
 # WCAG contrast of an explorer's SVG against the page behind it: text 4.5:1,
 # marks drawn at full opacity 3:1 (faded, weight-coded lines and the heatmap's
-# colour scale are read against each other, not the page), control edges 3:1.
+# colour scale are read against each other, not the page), control edges and
+# the focus ring 3:1.
 SVG_CONTRAST = """(root) => {
   const parse = (c) => {
     const m = /rgba?\\(([^)]+)\\)/.exec(c || '');
@@ -101,6 +102,11 @@ SVG_CONTRAST = """(root) => {
     const r = ratio(parse(getComputedStyle(c).borderTopColor), bg);
     if (r < 3) bad.push(`edge of "${c.textContent.trim()}" ${r.toFixed(2)}:1`);
   }
+  // The focus ring of the focused control (the test focuses the first one).
+  const focused = document.activeElement, ring = focused.closest('.ase-choice') || focused;
+  const ringStyle = getComputedStyle(ring);
+  const ringRatio = ringStyle.outlineStyle === 'none' ? 0 : ratio(parse(ringStyle.outlineColor), bg);
+  if (ringRatio < 3) bad.push(`focus ring ${ringStyle.outlineStyle} ${ringStyle.outlineColor} ${ringRatio.toFixed(2)}:1`);
   return {bad: [...new Set(bad)], texts, marks, background: `rgb(${bg.r}, ${bg.g}, ${bg.b})`};
 }"""
 
@@ -154,6 +160,8 @@ def test_explorer_drawing_contrast(site, offline_page, kind, scheme):
     needs_book()
     p = open_page(offline_page, site, EXPLORERS[kind], scheme)
     root = p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
+    p.page.keyboard.press("Tab")  # keyboard focus, so that :focus-visible applies
+    root.locator("[data-control]").first.focus()
     result = root.evaluate(SVG_CONTRAST)
     page_bg = {"light": "rgb(255, 255, 255)", "dark": "rgb(18, 18, 18)"}[scheme]
     assert result["background"] == page_bg, f"the {kind} explorer is not drawn on the page ({result['background']})"
