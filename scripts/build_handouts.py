@@ -13,39 +13,26 @@ book is built). Run scripts/build_slides.py first.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import shutil
 import sys
-import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import TIMEOUT_MS, BrowserNotFound, is_local, launch, new_context, serve  # noqa: E402
 from build_slides import OUT, SITE, write_index  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"  # Debian's; Playwright's own browser download fails here
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 def print_decks(names: list[str], out: Path = OUT) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
+    base, server = serve(out)
     (out / "pdf").mkdir(exist_ok=True)
     printed, refused = [], []
 
     def local_only(route):
-        url = urlparse(route.request.url)
-        if url.scheme in ("data", "blob") or url.hostname == "127.0.0.1":
+        if is_local(route.request.url):
             route.continue_()
         else:
             refused.append(route.request.url)
@@ -53,17 +40,20 @@ def print_decks(names: list[str], out: Path = OUT) -> list[Path]:
 
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            context = browser.new_context(viewport={"width": 1280, "height": 720})
+            try:
+                browser = launch(p)
+            except BrowserNotFound as e:
+                sys.exit(f"build_handouts: {e}")
+            context = new_context(browser, viewport={"width": 1280, "height": 720})
             context.route("**/*", local_only)
             for name in names:
                 t0 = time.perf_counter()
                 page = context.new_page()
                 page.goto(f"{base}/{name}.html?print-pdf", wait_until="networkidle")
-                page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=120_000)
+                page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=TIMEOUT_MS)
                 # reveal lays the print pages out after `ready`
-                page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=120_000)
-                page.wait_for_load_state("networkidle")  # widgets and fonts
+                page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=TIMEOUT_MS)
+                page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)  # widgets and fonts
                 target = out / "pdf" / f"{name}.pdf"
                 page.pdf(path=str(target), print_background=True, prefer_css_page_size=True)
                 page.close()
