@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # Install everything, then build the book into _build/html (warnings are errors)
 # and the slides made from the same notebooks into _build/slides (copied into the book).
+# Running it again redoes only what changed: Sphinx re-reads the changed pages and
+# the execution cache re-runs only changed notebooks (scripts/notebook_deps.py adds the
+# notebooks whose imported core modules changed); a slide deck is rebuilt only when its
+# executed notebook, the template/CSS or the build script changed, a PDF handout only
+# when its deck or the printing script changed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
-# Sphinx and the execution cache notice changes to a notebook's own cells, not
-# to the core package it imports: when book/attention/ changes, re-read and
-# re-run every notebook.
-core=$(find book/attention -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \) | sort | xargs cat | sha256sum)
-if [ "$(cat _build/.core.sha256 2>/dev/null)" != "$core" ]; then
-  rm -rf _build/.jupyter_cache _build/.doctrees
+.venv/bin/python scripts/notebook_deps.py
+if .venv/bin/python scripts/book_fingerprint.py check; then
+  echo "build: nothing the book reads changed since the last build (scripts/book_fingerprint.py); Sphinx skipped"
+else
+  rm -f _build/.book-inputs.sha256
+  if ! .venv/bin/jupyter-book build . -W -n --keep-going --quiet; then
+    # Sphinx would take a page that failed (a cell error, a warning) as up to date next
+    # time and pass: make the next build read every page again (executions that
+    # succeeded still come from the cache, so that costs seconds).
+    rm -rf _build/.doctrees
+    echo "build: the book did not build; see the messages above" >&2
+    exit 1
+  fi
+  .venv/bin/python scripts/notebook_deps.py --record
+  .venv/bin/python scripts/book_fingerprint.py record
 fi
-.venv/bin/jupyter-book build . -W -n --keep-going --quiet
-echo "$core" > _build/.core.sha256
 # The teacher's slides from the same executed notebooks, then their PDF handouts
-# (printed by the Chromium that setup.sh installed).
+# (printed by the browser scripts/browser.py finds).
 .venv/bin/python scripts/build_slides.py
 .venv/bin/python scripts/build_handouts.py
 echo
