@@ -8,10 +8,16 @@
 # when its deck or the printing script changed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+start=$EPOCHREALTIME; lap=$start; timings=""
+step() {  # step NAME: how long since the last step (printed at the end; scripts/bench_long_context.py reads it)
+  timings+="$1 $(awk -v a="$lap" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s, "; lap=$EPOCHREALTIME
+}
 bash scripts/setup.sh
+step setup
 .venv/bin/python scripts/notebook_deps.py
 if .venv/bin/python scripts/book_fingerprint.py check; then
   echo "build: nothing the book reads changed since the last build (scripts/book_fingerprint.py); Sphinx skipped"
+  step "book (skipped)"
 else
   rm -f _build/.book-inputs.sha256
   if ! .venv/bin/jupyter-book build . -W -n --keep-going --quiet; then
@@ -24,12 +30,17 @@ else
   fi
   .venv/bin/python scripts/notebook_deps.py --record
   .venv/bin/python scripts/book_fingerprint.py record
+  step book
 fi
 # The teacher's slides from the same executed notebooks, then their PDF handouts
 # (printed by the browser scripts/browser.py finds).
 .venv/bin/python scripts/build_slides.py
+step slides
 .venv/bin/python scripts/build_handouts.py
+step handouts
 echo
 echo "The book is in _build/html/. Open _build/html/index.html in a browser,"
 echo "or serve it: .venv/bin/python -m http.server -d _build/html 8000 -b 127.0.0.1"
 echo "The slides are in _build/slides/ (and _build/html/slides/): open _build/slides/index.html."
+lap=$start; step total
+echo "build: ${timings%, }"

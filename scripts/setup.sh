@@ -66,7 +66,7 @@ if ! .venv/bin/python scripts/browser.py >/dev/null 2>&1; then
   if ! .venv/bin/python scripts/browser.py; then
     cat >&2 <<'EOF'
 setup: still no browser. Install Google Chrome or Chromium, or point the build at one:
-  export ATTENTION_BROWSER=/path/to/chrome   # any Chrome/Chromium 100 or newer
+  export ATTENTION_BROWSER=/path/to/chrome   # a Chrome or Chromium binary
 then run this again.
 EOF
     exit 1
