@@ -23,18 +23,17 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import functools
-import http.server
 import os
 import platform
 import statistics
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
+sys.path.insert(0, str(ROOT / "scripts"))
+import browser as finder  # noqa: E402
+from browser import TIMEOUT_MS, is_local, launch, new_context, serve  # noqa: E402
 KINDS = ("dk", "temperature", "heads", "who-attends")
 
 # Runs in the page: move one control `moves` times, timing each redraw.
@@ -62,18 +61,6 @@ MOVE = """async ({kind, control, moves}) => {
 }"""
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(directory: Path):
-    handler = functools.partial(_Quiet, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server
-
-
 def pages(html: Path) -> list[str]:
     return sorted(str(p.relative_to(html)) for p in html.rglob("*.html") if not p.relative_to(html).parts[0].startswith("_"))
 
@@ -91,8 +78,8 @@ def explorer_pages(html: Path) -> dict[str, str]:
 
 def new_page(browser, base: str, width: int = 1280):
     """A page that may load only from our server (as the book's tests demand)."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    context.route("**/*", lambda r: r.continue_() if urlparse(r.request.url).hostname in ("127.0.0.1", None) else r.abort())
+    context = new_context(browser, viewport={"width": width, "height": 900})
+    context.route("**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort())
     return context, context.new_page()
 
 
@@ -101,8 +88,7 @@ def weight(browser, base: str, html: Path, page_path: str) -> tuple[int, int, in
     context, page = new_page(browser, base)
     urls: set[str] = set()
     page.on("requestfinished", lambda r: urls.add(r.url))
-    page.goto(f"{base}/{page_path}", wait_until="networkidle")
-    page.wait_for_timeout(300)
+    page.goto(f"{base}/{page_path}", wait_until="networkidle")  # no request for 500 ms: every load has finished
     context.close()
     own = 0
     for url in urls:
@@ -130,18 +116,18 @@ def main() -> int:
     base, server = serve(args.html)
     found = explorer_pages(args.html)
     print(f"# Explorers benchmark, {datetime.date.today()}, {platform.machine()} with {os.cpu_count()} cores, "
-          f"Chromium headless, {args.moves} moves per control, book at {args.html}\n")  # fmt: skip
+          f"{finder.browser().version} headless, {args.moves} moves per control, book at {args.html}\n")  # fmt: skip
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        chromium = launch(p)
         print("| explorer | page | control | redraw median (ms) | redraw worst (ms) | to next frame median (ms) | worst (ms) |")
         print("|---|---|---|---:|---:|---:|---:|")
         for kind in KINDS:
             if kind not in found:
                 print(f"| {kind} | (not built) | | | | | |")
                 continue
-            context, page = new_page(browser, base)
+            context, page = new_page(chromium, base)
             page.goto(f"{base}/{found[kind]}", wait_until="networkidle")
-            page.wait_for_selector(f".ase-explorer[data-explorer='{kind}']", timeout=20_000)
+            page.wait_for_selector(f".ase-explorer[data-explorer='{kind}']", timeout=TIMEOUT_MS)
             controls = page.evaluate(
                 f"[...new Set([...document.querySelectorAll(\".ase-explorer[data-explorer='{kind}'] [data-control]\")].map(c => c.dataset.control))]"
             )
@@ -154,9 +140,9 @@ def main() -> int:
         print("\n| page | HTML (KB) | of which widget state (KB) | own images (KB) | total beyond _static/ (KB) |")
         print("|---|---:|---:|---:|---:|")
         for page_path in pages(args.html):
-            size, own, state = weight(browser, base, args.html, page_path)
+            size, own, state = weight(chromium, base, args.html, page_path)
             print(f"| {page_path} | {size / 1024:.0f} | {state / 1024:.0f} | {own / 1024:.0f} | {(size + own) / 1024:.0f} |")
-        browser.close()
+        chromium.close()
     server.shutdown()
     return 0
 

@@ -1,23 +1,46 @@
 #!/usr/bin/env bash
 # Install everything, then build the book into _build/html (warnings are errors)
 # and the slides made from the same notebooks into _build/slides (copied into the book).
+# Running it again redoes only what changed: Sphinx re-reads the changed pages and
+# the execution cache re-runs only changed notebooks (scripts/notebook_deps.py adds the
+# notebooks whose imported core modules changed); a slide deck is rebuilt only when its
+# executed notebook, the template/CSS or the build script changed, a PDF handout only
+# when its deck or the printing script changed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+start=$EPOCHREALTIME; lap=$start; timings=""
+step() {  # step NAME: how long since the last step (printed at the end; scripts/bench_long_context.py reads it)
+  timings+="$1 $(awk -v a="$lap" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s, "; lap=$EPOCHREALTIME
+}
 bash scripts/setup.sh
-# Sphinx and the execution cache notice changes to a notebook's own cells, not
-# to the core package it imports: when book/attention/ changes, re-read and
-# re-run every notebook.
-core=$(find book/attention -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' \) | sort | xargs cat | sha256sum)
-if [ "$(cat _build/.core.sha256 2>/dev/null)" != "$core" ]; then
-  rm -rf _build/.jupyter_cache _build/.doctrees
+step setup
+.venv/bin/python scripts/notebook_deps.py
+if .venv/bin/python scripts/book_fingerprint.py check; then
+  echo "build: nothing the book reads changed since the last build (scripts/book_fingerprint.py); Sphinx skipped"
+  step "book (skipped)"
+else
+  rm -f _build/.book-inputs.sha256
+  if ! .venv/bin/jupyter-book build . -W -n --keep-going --quiet; then
+    # Sphinx would take a page that failed (a cell error, a warning) as up to date next
+    # time and pass: make the next build read every page again (executions that
+    # succeeded still come from the cache, so that costs seconds).
+    rm -rf _build/.doctrees
+    echo "build: the book did not build; see the messages above" >&2
+    exit 1
+  fi
+  .venv/bin/python scripts/notebook_deps.py --record
+  .venv/bin/python scripts/book_fingerprint.py record
+  step book
 fi
-.venv/bin/jupyter-book build . -W -n --keep-going --quiet
-echo "$core" > _build/.core.sha256
 # The teacher's slides from the same executed notebooks, then their PDF handouts
-# (printed by the Chromium that setup.sh installed).
+# (printed by the browser scripts/browser.py finds).
 .venv/bin/python scripts/build_slides.py
+step slides
 .venv/bin/python scripts/build_handouts.py
+step handouts
 echo
 echo "The book is in _build/html/. Open _build/html/index.html in a browser,"
 echo "or serve it: .venv/bin/python -m http.server -d _build/html 8000 -b 127.0.0.1"
 echo "The slides are in _build/slides/ (and _build/html/slides/): open _build/slides/index.html."
+lap=$start; step total
+echo "build: ${timings%, }"

@@ -1,51 +1,57 @@
-"""Print a PDF handout of every deck in _build/slides/ with headless Chromium.
+"""Print a PDF handout of every deck in _build/slides/ with a headless browser.
 
     .venv/bin/python scripts/build_handouts.py            # every deck
     .venv/bin/python scripts/build_handouts.py 03_scaling # just these
+    .venv/bin/python scripts/build_handouts.py --force    # print even what did not change
 
-Each deck is opened with reveal.js's `?print-pdf` layout (every slide on its own
-page, fragments shown, MathJax typeset first, no speaker notes) from a local
-server, with every request to another host refused, and printed to
+Each chapter's deck is opened with reveal.js's `?print-pdf` layout (every slide
+on its own page, fragments shown, MathJax typeset first, no speaker notes) from
+a local server, with every request to another host refused, and printed to
 `_build/slides/pdf/NAME.pdf` (copied under `_build/html/slides/pdf/` when the
-book is built). Run scripts/build_slides.py first.
+book is built). The browser is the one scripts/browser.py finds. Run
+scripts/build_slides.py first.
+
+The course handout is the course deck's title page followed by the chapters'
+handouts, joined (with a bookmark per chapter) rather than printed from the
+226-slide course deck: printing that took longer than all the chapters
+together, and this way a change to one chapter reprints that chapter only.
+Its pages are the course deck's slides; slide numbers restart in each chapter.
+
+A handout is printed again only when its deck was rebuilt from other inputs
+(build_slides.py keeps each deck's input hash in `_build/slides/.inputs.json`)
+or this script or the browser finder changed; what each PDF was made from is
+kept in `_build/slides/pdf/.inputs.json`.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
+import hashlib
 import json
-import shutil
+import re
 import sys
-import threading
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_slides import OUT, SITE, write_index  # noqa: E402
+from browser import TIMEOUT_MS, BrowserNotFound, is_local, launch, new_context, serve  # noqa: E402
+from build_slides import COURSE, COURSE_TITLE, OUT, SITE, TITLE, read_stamps, sync, write_index, write_stamps  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's; Playwright's own browser download fails here
+PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
+
+# Resolves when MathJax 2 has typeset everything it was given (its queue is empty).
+MATHJAX_DONE = "() => new Promise(r => (window.MathJax && MathJax.Hub) ? MathJax.Hub.Queue(r) : r())"
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def print_decks(names: list[str], out: Path = OUT) -> list[Path]:
+def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda name: None) -> list[Path]:
+    """Print deck NAME (out/NAME.html) to targets[NAME]; `printed_one(name)` is called after each."""
     from playwright.sync_api import sync_playwright
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    (out / "pdf").mkdir(exist_ok=True)
+    base, server = serve(out)
     printed, refused = [], []
 
     def local_only(route):
-        url = urlparse(route.request.url)
-        if url.scheme in ("data", "blob") or url.hostname == "127.0.0.1":
+        if is_local(route.request.url):
             route.continue_()
         else:
             refused.append(route.request.url)
@@ -53,22 +59,27 @@ def print_decks(names: list[str], out: Path = OUT) -> list[Path]:
 
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            context = browser.new_context(viewport={"width": 1280, "height": 720})
+            try:
+                browser = launch(p)
+            except BrowserNotFound as e:
+                sys.exit(f"build_handouts: {e}")
+            context = new_context(browser, viewport={"width": 1280, "height": 720})
             context.route("**/*", local_only)
-            for name in names:
+            for name, target in targets.items():
                 t0 = time.perf_counter()
                 page = context.new_page()
                 page.goto(f"{base}/{name}.html?print-pdf", wait_until="networkidle")
-                page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=120_000)
+                page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=TIMEOUT_MS)
                 # reveal lays the print pages out after `ready`
-                page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=120_000)
-                page.wait_for_load_state("networkidle")  # widgets and fonts
-                target = out / "pdf" / f"{name}.pdf"
+                page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=TIMEOUT_MS)
+                page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)  # widgets and fonts
+                page.evaluate(MATHJAX_DONE)  # printing before MathJax is done drops inline maths
+                target.parent.mkdir(parents=True, exist_ok=True)
                 page.pdf(path=str(target), print_background=True, prefer_css_page_size=True)
                 page.close()
                 printed.append(target)
-                print(f"build_handouts: pdf/{name}.pdf ({pdf_pages(target)} pages, {time.perf_counter() - t0:.1f} s)")
+                printed_one(name)
+                print(f"build_handouts: {target.relative_to(out)} ({pdf_pages(target)} pages, {time.perf_counter() - t0:.1f} s)")
             browser.close()
     finally:
         server.shutdown()
@@ -79,27 +90,104 @@ def print_decks(names: list[str], out: Path = OUT) -> list[Path]:
 
 def pdf_pages(path: Path) -> int:
     """Pages in a PDF: its /Type /Page objects (not /Pages)."""
-    import re
-
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", path.read_bytes()))
+
+
+def join_pdfs(parts: list[tuple[str, Path]], target: Path) -> int:
+    """Write the PDFs one after another into `target`, a bookmark at the start of each; returns the pages."""
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    for title, path in parts:
+        start = len(writer.pages)
+        writer.append(str(path), import_outline=False)
+        writer.add_outline_item(title=title, page_number=start)
+    writer.add_metadata({"/Title": parts[0][0]})
+    tmp = target.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        writer.write(f)
+    tmp.replace(target)
+    return len(writer.pages)
+
+
+def tooling_digest() -> str:
+    """This script and the browser finder: a change to either prints every handout again."""
+    h = hashlib.sha256()
+    for path in (Path(__file__), Path(__file__).with_name("browser.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def handout_digest(deck_stamp, tooling: str) -> str | None:
+    """What a deck's handout is printed from: the deck's inputs and the tooling (None: unknown, print)."""
+    if not isinstance(deck_stamp, dict) or "inputs" not in deck_stamp:
+        return None
+    return hashlib.sha256(f"{deck_stamp['inputs']}\0{tooling}".encode()).hexdigest()
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("only", nargs="*", help="deck names (default: every deck in decks.json)")
+    parser.add_argument("--force", action="store_true", help="print even the handouts whose deck did not change")
     args = parser.parse_args(argv)
     listing = OUT / "decks.json"
     if not listing.exists():
         sys.exit("build_handouts: no decks; run scripts/build_slides.py first")
     decks = json.loads(listing.read_text())
+    titles = dict((stem, title) for stem, title in decks)
     names = args.only or [stem for stem, _ in decks]
+    unknown = [n for n in names if n not in titles]
+    if unknown:
+        sys.exit(f"build_handouts: no such deck: {unknown} (decks: {', '.join(titles)})")
     start = time.perf_counter()
-    print_decks(names)
+    pdf_dir = OUT / "pdf"
+    pdf_dir.mkdir(exist_ok=True)
+    deck_stamps, stamps, tooling = read_stamps(OUT), read_stamps(pdf_dir), tooling_digest()
+
+    # What to print: the decks asked for; for the course, its title page and every chapter.
+    chapters = [stem for stem, _ in decks if stem != COURSE]
+    targets = {stem: pdf_dir / f"{stem}.pdf" for stem in chapters}
+    targets[COURSE_TITLE] = pdf_dir / PARTS / f"{COURSE_TITLE}.pdf"
+    needed = [n for n in names if n != COURSE]
+    if COURSE in names:
+        needed += [n for n in chapters + [COURSE_TITLE] if n not in needed]
+    wanted = {n: handout_digest(deck_stamps.get(n), tooling) for n in needed}
+    todo = [n for n in needed if args.force or wanted[n] is None or stamps.get(n) != wanted[n] or not targets[n].exists()]
+
+    def printed_one(name: str) -> None:
+        if wanted[name] is None:
+            stamps.pop(name, None)
+        else:
+            stamps[name] = wanted[name]
+        write_stamps(pdf_dir, stamps)
+
+    if todo:
+        print_decks({n: targets[n] for n in todo}, printed_one=printed_one)
+    joined = 0
+    if COURSE in names:
+        parts = [COURSE_TITLE, *chapters]
+        digest = None if None in (stamps.get(n) for n in parts) else hashlib.sha256(
+            "\0".join(stamps[n] for n in parts).encode()).hexdigest()  # fmt: skip
+        target = pdf_dir / f"{COURSE}.pdf"
+        if args.force or digest is None or stamps.get(COURSE) != digest or not target.exists():
+            t0 = time.perf_counter()
+            pages = join_pdfs([(TITLE if n == COURSE_TITLE else titles[n], targets[n]) for n in parts], target)
+            joined = 1
+            if digest is None:
+                stamps.pop(COURSE, None)
+            else:
+                stamps[COURSE] = digest
+            write_stamps(pdf_dir, stamps)
+            print(f"build_handouts: pdf/{COURSE}.pdf ({pages} pages: the title page and {len(chapters)} chapters joined, "
+                  f"{time.perf_counter() - t0:.1f} s)")  # fmt: skip
     write_index(OUT, decks, book_prefix="../html/")
     if (SITE / "slides").exists():  # the book carries the decks: carry the handouts too
-        shutil.copytree(OUT / "pdf", SITE / "slides" / "pdf", dirs_exist_ok=True)
+        pdfs = sorted(pdf_dir.glob("*.pdf"))
+        sync([(f, SITE / "slides" / "pdf" / f.name) for f in pdfs], SITE / "slides" / "pdf")
         write_index(SITE / "slides", decks, book_prefix="../")
-    print(f"build_handouts: {len(names)} handouts in {OUT / 'pdf'}/ in {time.perf_counter() - start:.1f} s")
+    kept = len(set(names) - set(todo)) - joined
+    print(f"build_handouts: {len([n for n in todo if n in names]) + joined} handouts made, {kept} unchanged, "
+          f"in {pdf_dir}/ in {time.perf_counter() - start:.1f} s")  # fmt: skip
     return 0
 
 

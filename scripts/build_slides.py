@@ -26,6 +26,13 @@ Output, all offline (every asset under the deck's own `vendor/` folder):
 and the same tree under `_build/html/slides/` when the book is built, so the
 published site carries the decks its chapter pages link to. The PDF handouts
 are printed by scripts/build_handouts.py.
+
+Running it again rebuilds only the decks whose inputs changed: the notebook
+file, its executed outputs (the jupyter-cache record), the template and CSS,
+this script, the vendored assets' lock file, the set of decks (links point at
+them). Each deck's input hash is kept in `_build/slides/.inputs.json`; the
+course deck is rebuilt when any chapter's is. `--force` rebuilds them all.
+Copies (vendor/, the book's slides/) only copy files that differ.
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ import argparse
 import ast
 import base64
 import copy
+import functools
+import hashlib
 import html
 import json
 import mimetypes
@@ -44,8 +53,10 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
 import yaml
+
+# nbformat (and nbconvert) cost seconds to import: they are imported where a deck is
+# actually built, so a run with nothing to rebuild stays quick.
 
 ROOT = Path(__file__).resolve().parent.parent
 # SLIDES_OUT and BOOK_HTML (as in tests/conftest.py) point a build elsewhere, e.g. a helper's /tmp copy.
@@ -56,7 +67,9 @@ VENDOR = ROOT / "_build" / "vendor" / "slides"  # filled by scripts/vendor_asset
 HERE = Path(__file__).resolve().parent / "slides"  # our template and CSS
 WIDGETS_CONFIG = ROOT / "book" / "assets" / "widgets-config.js"  # the book's require.js map, reused
 COURSE = "course"
+COURSE_TITLE = "course-title"  # the course deck's title slide alone: the first page of the course handout
 TITLE = "Attention, Step by Step"
+STAMPS = ".inputs.json"  # in OUT: deck name -> hash of what it was built from
 
 # Slide size: 16:9, as classroom projectors are. Reveal scales it to the screen.
 REVEAL = {"theme": "white", "transition": "fade", "number": "c/t", "width": "1280", "height": "720"}
@@ -82,17 +95,44 @@ def chapters(toc: Path = ROOT / "_toc.yml") -> list[Path]:
 
 def title_of(nb) -> str:
     """The notebook's first `# ` heading (its chapter title)."""
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            for line in cell.source.splitlines():
+    for cell in nb["cells"]:  # an nbformat notebook or the notebook's plain JSON
+        if cell["cell_type"] == "markdown":
+            source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            for line in source.splitlines():
                 if line.startswith("# "):
                     return line[2:].strip()
     return "Untitled"
 
 
 # --------------------------------------------------------------------------- execution
+@functools.lru_cache(maxsize=1)
+def book_cache():
+    """The book's jupyter-cache, or None before the first book build."""
+    if not (CACHE / "global.db").exists():
+        return None
+    from jupyter_cache import get_cache
+
+    return get_cache(CACHE)
+
+
+def cache_record(path: Path) -> str | None:
+    """Which cached execution the book used for this notebook (None if the cache has none)."""
+    import nbformat
+
+    cache = book_cache()
+    if cache is None:
+        return None
+    try:
+        record = cache.match_cache_notebook(nbformat.read(path, as_version=4))
+    except KeyError:
+        return None
+    return f"{record.pk}:{record.hashkey}:{record.created.isoformat()}"
+
+
 def executed(path: Path, timeout: int = 600):
     """(notebook with outputs, where they came from): the book's cache if it matches, else a fresh run."""
+    import nbformat
+
     nb = nbformat.read(path, as_version=4)
     if (CACHE / "global.db").exists():
         from jupyter_cache import get_cache
@@ -374,6 +414,8 @@ def exporter():
 
 def course_notebook(books: list[tuple[str, object]]):
     """Every chapter in one notebook, with a title slide; widget states merged."""
+    import nbformat
+
     titles = [title_of(nb) for _, nb in books]
     items = "\n".join(f"- [{t}]({stem}.html)" for (stem, _), t in zip(books, titles))
     title = nbformat.v4.new_markdown_cell(f"# {TITLE}\n\nThe whole course, one chapter after another.\n\n{items}")
@@ -421,22 +463,53 @@ VENDOR_FILES = [
 ]  # fmt: skip
 
 
+def sync(pairs: list[tuple[Path, Path]], dest: Path, keep: tuple[Path, ...] = ()) -> int:
+    """Make `dest` hold exactly the (source file, target) pairs and `keep`: copy what differs, delete the rest.
+
+    Files are compared by size and modification time (copy2 keeps the source's). Returns files copied."""
+    wanted, copied = {}, 0
+    for src, target in pairs:
+        if src.is_dir():
+            for f in src.rglob("*"):
+                if f.is_file():
+                    wanted[target / f.relative_to(src)] = f
+        else:
+            wanted[target] = src
+    for target, src in wanted.items():
+        a = src.stat()
+        try:
+            b = target.stat()
+            same = (a.st_size, a.st_mtime_ns) == (b.st_size, b.st_mtime_ns)
+        except FileNotFoundError:
+            same = False
+        if not same:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+            copied += 1
+    if dest.exists():
+        for f in sorted(dest.rglob("*"), reverse=True):
+            if f.is_file() and f not in wanted and f not in keep:
+                f.unlink()
+            elif f.is_dir() and not any(f.iterdir()):
+                f.rmdir()
+    return copied
+
+
 def copy_vendor(dest: Path) -> None:
     if not VENDOR.exists():
         sys.exit(f"build_slides: {VENDOR.relative_to(ROOT)} is missing; run scripts/setup.sh (or vendor_assets.py)")
-    shutil.rmtree(dest, ignore_errors=True)
-    for rel in VENDOR_FILES:
-        src, target = VENDOR / rel, dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if src.is_dir():
-            shutil.copytree(src, target)
-        else:
-            shutil.copy2(src, target)
-    shutil.copy2(WIDGETS_CONFIG, dest / "widgets-config.js")
-    shutil.copy2(HERE / "slides.css", dest / "slides.css")
+    pairs = [(VENDOR / rel, dest / rel) for rel in VENDOR_FILES]
+    pairs += [(WIDGETS_CONFIG, dest / "widgets-config.js"), (HERE / "slides.css", dest / "slides.css")]
+    sync(pairs, dest)
 
 
 # --------------------------------------------------------------------------- index
+def write_if_changed(path: Path, text: str) -> None:
+    """Write only a new content: an unchanged file keeps its time, so copies of it are skipped."""
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
 def write_index(folder: Path, decks: list[tuple[str, str]], book_prefix: str | None) -> None:
     """index.html listing the decks (and their PDF handouts, once printed)."""
     rows = []
@@ -469,16 +542,76 @@ Press <kbd>s</kbd> for the speaker view with the notes, <kbd>f</kbd> for full sc
 </body>
 </html>
 """
-    (folder / "index.html").write_text(page)
+    write_if_changed(folder / "index.html", page)
 
 
 def publish() -> None:
     """Copy the decks into the built book, whose chapter pages link to them."""
     if (SITE / "index.html").exists():
-        shutil.rmtree(SITE / "slides", ignore_errors=True)
-        shutil.copytree(OUT, SITE / "slides")
-        write_index(SITE / "slides", json.loads((OUT / "decks.json").read_text()), book_prefix="../")
-        print(f"build_slides: copied into {SITE / 'slides'}/")
+        site = SITE / "slides"
+        # Not published: the stamps, the index (the book's own is written below), and what only the
+        # course handout is made from (its title page deck, pdf/parts/).
+        private = lambda rel: rel.name == STAMPS or rel in (Path("index.html"), Path(f"{COURSE_TITLE}.html")) or rel.parts[:2] == ("pdf", "parts")  # noqa: E731
+        files = [f for f in OUT.rglob("*") if f.is_file() and not private(f.relative_to(OUT))]
+        # the book's own index.html of the decks (links back to the book) is written just below
+        copied = sync([(f, site / f.relative_to(OUT)) for f in files], site, keep=(site / "index.html",))
+        write_index(site, json.loads((OUT / "decks.json").read_text()), book_prefix="../")
+        print(f"build_slides: {copied} files copied into {site}/")
+
+
+# --------------------------------------------------------------------------- what a deck is built from
+def tooling_digest() -> str:
+    """This script, the template and CSS, the require.js map, the vendored assets' lock, nbconvert's version."""
+    from importlib.metadata import version
+
+    h = hashlib.sha256(version("nbconvert").encode())
+    for path in [Path(__file__), WIDGETS_CONFIG, ROOT / "package-lock.json", ROOT / "scripts" / "vendor_assets.py",
+                 *sorted(f for f in HERE.rglob("*") if f.is_file())]:  # fmt: skip
+        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def deck_digest(path: Path, tooling: str, decks: set[str]) -> str | None:
+    """Hash of everything the deck of `path` is made from; None if unknown (not executed by the book)."""
+    record = cache_record(path)
+    if record is None:
+        return None
+    h = hashlib.sha256(f"{tooling}\0{sorted(decks)}\0{record}\0".encode())
+    h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def cache_fingerprint() -> str:
+    """Every execution the book's cache holds (id, code hash, when), read with sqlite3 alone.
+
+    While it and a notebook's file are unchanged, so is the notebook's cached execution:
+    the quick check that spares a run with nothing to rebuild from importing nbformat."""
+    import sqlite3
+
+    db = CACHE / "global.db"
+    if not db.exists():
+        return "no cache"
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = con.execute("SELECT pk, hashkey, created FROM nbcache ORDER BY pk").fetchall()
+    finally:
+        con.close()
+    return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+def quick_digest(path: Path, tooling: str, decks: set[str], fingerprint: str) -> str:
+    return hashlib.sha256(f"{tooling}\0{sorted(decks)}\0{fingerprint}\0".encode() + path.read_bytes()).hexdigest()
+
+
+def read_stamps(folder: Path) -> dict[str, dict]:
+    try:
+        return json.loads((folder / STAMPS).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def write_stamps(folder: Path, stamps: dict[str, dict]) -> None:
+    (folder / STAMPS).write_text(json.dumps(stamps, indent=1, sort_keys=True))
 
 
 # --------------------------------------------------------------------------- main
@@ -487,6 +620,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "only", nargs="*", help="chapter stems (03_scaling) or notebook paths to build (default: every chapter and the course)"
     )
+    parser.add_argument("--force", action="store_true", help="rebuild the decks even if their inputs did not change")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -501,26 +635,75 @@ def main(argv=None) -> int:
     todo = [p for p in paths if not args.only or p.stem in args.only] + extra
     OUT.mkdir(parents=True, exist_ok=True)
     copy_vendor(OUT / "vendor")
-    exp = exporter()
-    built = []
+    tooling, stamps = tooling_digest(), read_stamps(OUT)
+    prepared: dict[str, object] = {}
+    exp = None
+
+    def ready(path: Path):
+        """The notebook executed and made ready for nbconvert (once)."""
+        if path.stem not in prepared:
+            t0 = time.perf_counter()
+            nb, origin = executed(path)
+            prepared[path.stem] = for_slides(nb, path.stem, decks)
+            prepared[f"{path.stem}:why"] = f"{origin}, {time.perf_counter() - t0:.1f} s"
+        return prepared[path.stem]
+
+    def build(name: str, nb, title: str, stamp: dict | None) -> None:
+        nonlocal exp
+        exp = exp or exporter()
+        (OUT / f"{name}.html").write_text(export(exp, nb, title))
+        if stamp is None:
+            stamps.pop(name, None)
+        else:
+            stamps[name] = stamp
+        write_stamps(OUT, stamps)
+
+    fingerprint = cache_fingerprint()
+    digests, rebuilt = {}, []
     for path in todo:
+        old, exists = stamps.get(path.stem), (OUT / f"{path.stem}.html").exists()
+        old = old if isinstance(old, dict) else {}
+        quick = quick_digest(path, tooling, decks, fingerprint)
+        if not args.force and exists and old.get("quick") == quick:
+            digests[path.stem] = old["inputs"]  # same file, same cache: same execution
+            continue
+        digests[path.stem] = digest = deck_digest(path, tooling, decks)
+        stamp = None if digest is None else {"inputs": digest, "quick": quick}
+        if not args.force and exists and digest is not None and old.get("inputs") == digest:
+            stamps[path.stem] = stamp  # the cache changed, not this notebook's execution
+            write_stamps(OUT, stamps)
+            continue
         t0 = time.perf_counter()
-        nb, origin = executed(path)
-        nb = for_slides(nb, path.stem, decks)
-        (OUT / f"{path.stem}.html").write_text(export(exp, nb, title_of(nb)))
-        built.append((path.stem, nb))
-        print(f"build_slides: {path.stem}.html ({origin}, {time.perf_counter() - t0:.1f} s)")
+        nb = ready(path)
+        build(path.stem, nb, title_of(nb), stamp)
+        rebuilt.append(path.stem)
+        print(f"build_slides: {path.stem}.html ({prepared[path.stem + ':why']}, {time.perf_counter() - t0:.1f} s)")
     if not args.only:
-        course = course_notebook(built)
-        (OUT / f"{COURSE}.html").write_text(export(exp, course, course.metadata["title"]))
-        print(f"build_slides: {COURSE}.html ({len(built)} chapters)")
-    listed = [(p.stem, title_of(nbformat.read(p, as_version=4))) for p in paths + extra if (OUT / f"{p.stem}.html").exists()]
+        parts = [digests[p.stem] for p in paths]
+        digest = None if None in parts else hashlib.sha256("\0".join([tooling, *parts]).encode()).hexdigest()
+        old = stamps.get(COURSE) if isinstance(stamps.get(COURSE), dict) else {}
+        if (args.force or digest is None or old.get("inputs") != digest
+                or not all((OUT / f"{name}.html").exists() for name in (COURSE, COURSE_TITLE))):  # fmt: skip
+            course = course_notebook([(p.stem, ready(p)) for p in paths])
+            title_only = copy.deepcopy(course)  # the course handout's first page, before the chapters' handouts
+            title_only.cells = title_only.cells[:2]  # the title slide and its notes
+            title_only.metadata.pop("widgets", None)
+            content = [(c.cell_type, c.source, c.metadata) for c in title_only.cells]  # not the cells' random ids
+            title_digest = hashlib.sha256(f"{tooling}\0{json.dumps(content, sort_keys=True)}".encode()).hexdigest()
+            old = stamps.get(COURSE_TITLE) if isinstance(stamps.get(COURSE_TITLE), dict) else {}
+            if args.force or old.get("inputs") != title_digest or not (OUT / f"{COURSE_TITLE}.html").exists():
+                build(COURSE_TITLE, title_only, course.metadata["title"], {"inputs": title_digest})
+            build(COURSE, course, course.metadata["title"], None if digest is None else {"inputs": digest})
+            rebuilt.append(COURSE)
+            print(f"build_slides: {COURSE}.html ({len(paths)} chapters)")
+    listed = [(p.stem, title_of(json.loads(p.read_text()))) for p in paths + extra if (OUT / f"{p.stem}.html").exists()]
     if (OUT / f"{COURSE}.html").exists():
         listed.append((COURSE, f"The whole course ({len(listed)} chapters in one deck)"))
-    (OUT / "decks.json").write_text(json.dumps(listed, indent=1))
+    write_if_changed(OUT / "decks.json", json.dumps(listed, indent=1))
     write_index(OUT, listed, book_prefix="../html/")
     publish()
-    print(f"build_slides: {len(built)} decks in {OUT}/ in {time.perf_counter() - start:.1f} s")
+    kept = len(todo) + (0 if args.only else 1) - len(rebuilt)
+    print(f"build_slides: {len(rebuilt)} decks rebuilt, {kept} unchanged, in {OUT}/ in {time.perf_counter() - start:.1f} s")
     return 0
 
 

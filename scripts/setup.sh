@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Install everything the book needs: Debian's Chromium (it prints the PDF
-# handouts and runs the browser tests), a virtual environment in .venv from
-# requirements.txt, the browser assets from package-lock.json, and their copies
-# under _build/vendor. Safe to run again: it only redoes what
-# changed. Sourced by build.sh and test.sh.
+# Install everything the book needs: a virtual environment in .venv from
+# requirements.txt, the browser assets from package-lock.json and their copies
+# under _build/vendor, and a Chrome or Chromium (it prints the PDF handouts and
+# runs the browser tests). Safe to run again: it only redoes what changed.
+# Run by build.sh and test.sh.
+#
+# The browser is whatever scripts/browser.py finds: $ATTENTION_BROWSER first,
+# then chromium / google-chrome on PATH, the usual paths, Playwright's own.
+# Only when it finds none does this install one: Debian's `chromium` package on
+# Debian; elsewhere (Ubuntu, whose `chromium` package is only a wrapper for the
+# snap, and other systems) Playwright's Chromium build. If that cannot be done
+# it stops and says how to point the build at a browser.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -14,22 +21,54 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
 fi
 command -v npm >/dev/null || { echo "setup: npm (Node.js) is needed for the browser assets" >&2; exit 1; }
 
-if [ ! -x /usr/bin/chromium ]; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-fi
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-# Reinstall only when requirements.txt changed since the last install.
-if ! cmp -s requirements.txt .venv/.requirements.installed; then
+# Install only when what is installed does not satisfy requirements.txt.
+if ! .venv/bin/python scripts/check_requirements.py >/dev/null 2>&1; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -r requirements.txt
-  cp requirements.txt .venv/.requirements.installed
+  # jupyterlab-rise 0.43 brought jupyterlab-mathjax3, a JupyterLab 3 extension that
+  # JupyterLab 4 lists as incompatible; 0.42 (pinned) does not need it.
+  if .venv/bin/python -m pip show --quiet jupyterlab-mathjax3 >/dev/null 2>&1; then
+    .venv/bin/python -m pip uninstall --quiet --yes jupyterlab-mathjax3
+  fi
+  .venv/bin/python scripts/check_requirements.py
+fi
+# Every kernel from .venv reads this (it drops ipykernel's "running over TCP" notice).
+mkdir -p .venv/etc/ipython
+if ! cmp -s scripts/ipython_kernel_config.py .venv/etc/ipython/ipython_kernel_config.py; then
+  cp scripts/ipython_kernel_config.py .venv/etc/ipython/ipython_kernel_config.py
 fi
 if ! cmp -s package-lock.json node_modules/.package-lock.installed 2>/dev/null; then
   npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
   cp package-lock.json node_modules/.package-lock.installed
 fi
 .venv/bin/python scripts/vendor_assets.py
+
+# A browser.
+if ! .venv/bin/python scripts/browser.py >/dev/null 2>&1; then
+  if [ -n "${ATTENTION_BROWSER:-}" ]; then
+    .venv/bin/python scripts/browser.py || true  # says what is wrong with the setting
+    exit 1
+  fi
+  . /etc/os-release 2>/dev/null || true
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  if command -v apt-get >/dev/null && { [ "${ID:-}" = debian ] || [[ " ${ID_LIKE:-} " == *" debian "* && " ${ID_LIKE:-} " != *" ubuntu "* ]]; }; then
+    echo "setup: no Chrome or Chromium found; installing Debian's chromium"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "setup: no Chrome or Chromium found; installing Playwright's Chromium build"
+    deps=""; command -v apt-get >/dev/null && deps="--with-deps"
+    .venv/bin/python -m playwright install $deps chromium || true
+  fi
+  if ! .venv/bin/python scripts/browser.py; then
+    cat >&2 <<'EOF'
+setup: still no browser. Install Google Chrome or Chromium, or point the build at one:
+  export ATTENTION_BROWSER=/path/to/chrome   # a Chrome or Chromium binary
+then run this again.
+EOF
+    exit 1
+  fi
+fi

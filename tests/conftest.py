@@ -1,13 +1,14 @@
 """Shared fixtures: the core on the import path, the built book served on
-127.0.0.1, and a Chromium page that records anything that would break offline."""
+127.0.0.1, and a browser page that records anything that would break offline.
+
+The browser is whichever scripts/browser.py finds (set ATTENTION_BROWSER to
+choose one); every wait is bounded by its generous TIMEOUT_MS, never by
+Playwright's 30 s default, so a busy machine makes a test slower, not red."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import sys
-import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -17,9 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 # BOOK_HTML points the browser tests at another build (a helper's partial book, say).
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
-CHROMIUM = "/usr/bin/chromium"
 
 sys.path.insert(0, str(BOOK))  # `import attention`, as the notebooks beside it do
+sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local server, shared with the scripts
+
+from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401
 
 
 def built_page(name: str) -> str:
@@ -28,27 +31,6 @@ def built_page(name: str) -> str:
     if not path.exists():
         pytest.skip(f"{path} is not built")
     return path.read_text(encoding="utf-8")
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep pytest's output readable
-        pass
-
-
-class _QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request, client_address):
-        # A browser that closes a connection mid-response (a page torn down by
-        # the next test) is normal here, not worth a traceback in the test log.
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
-def serve(directory: Path):
-    """Serve `directory` on 127.0.0.1 on a free port; returns (base_url, server)."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = _QuietServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server
 
 
 @pytest.fixture(scope="session")
@@ -63,17 +45,17 @@ def site():
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium driven by Playwright (Playwright's own browser download fails here)."""
+    """The browser scripts/browser.py finds, driven by Playwright."""
     from playwright.sync_api import sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `apt-get install -y chromium` (scripts/test.sh does it)")
+    import browser as finder
+
+    try:
+        finder.browser()
+    except BrowserNotFound as e:
+        pytest.fail(f"{e}\n(scripts/setup.sh installs Debian's chromium when it finds none)")
     with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-        )  # fmt: skip
+        b = finder.launch(p)
         yield b
         b.close()
 
@@ -83,7 +65,7 @@ class OfflinePage:
     along with page errors, console errors, failed loads and HTTP errors."""
 
     def __init__(self, browser, **context_options):
-        self.context = browser.new_context(**context_options)
+        self.context = new_context(browser, **context_options)  # every wait bounded by TIMEOUT_MS
         self.page = self.context.new_page()
         self.foreign: list[str] = []
         self.problems: list[str] = []
@@ -104,7 +86,7 @@ class OfflinePage:
 
     def _route(self, route):
         url = route.request.url
-        if urlparse(url).scheme in ("data", "blob") or urlparse(url).hostname == "127.0.0.1":
+        if is_local(url):
             route.continue_()
         else:
             self.foreign.append(url)
@@ -126,3 +108,12 @@ def offline_page(browser):
     yield make
     for p in pages:
         p.close()
+
+
+# Property tests run beside builds and browsers on a shared 2-core machine:
+# Hypothesis's default 200 ms deadline per example turns a busy machine into a red
+# run, so the deadline is off (speed is measured by the benchmark scripts, not here).
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("book", deadline=None)
+_hypothesis_settings.load_profile("book")

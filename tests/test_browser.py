@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import HTML
+from conftest import HTML, TIMEOUT_MS
 
 # Pages of the book; _static/ and _sources/ hold assets, not pages.
 PAGES = sorted(
     str(p.relative_to(HTML)) for p in HTML.rglob("*.html") if not p.relative_to(HTML).parts[0].startswith("_")
 )
 
-# Resolves once MathJax has typeset the page (or at once if the page has no math).
+# MathJax has started on a page with math (waited for with page.wait_for_function) ...
+MATHJAX_STARTED = "!document.querySelector('.math') || !!(window.MathJax && MathJax.startup && MathJax.startup.promise)"
+# ... then resolves once it has typeset the page (or at once if the page has no math).
 WAIT_FOR_MATH = """async () => {
   if (!document.querySelector('.math')) return true;
-  for (let i = 0; i < 200 && !(window.MathJax && MathJax.startup && MathJax.startup.promise); i++)
-    await new Promise(r => setTimeout(r, 50));
   await MathJax.startup.promise;
   return true;
 }"""
@@ -43,8 +43,9 @@ BAD_IMAGES = """() => [...document.images]
 def test_page_is_offline_clean(site, offline_page, page_path):
     p = offline_page()
     p.page.goto(f"{site}/{page_path}", wait_until="networkidle")  # index.html redirects: let it land
+    p.page.wait_for_function(MATHJAX_STARTED, timeout=TIMEOUT_MS)
     p.page.evaluate(WAIT_FOR_MATH)
-    p.page.wait_for_load_state("networkidle")
+    p.page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
     assert p.foreign == [], f"{page_path} asked other hosts for: {p.foreign}"
     assert p.problems == [], f"{page_path}: {p.problems}"
     assert p.page.evaluate(RAW_TEX) == [], f"{page_path} shows unrendered TeX"

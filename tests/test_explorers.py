@@ -29,7 +29,7 @@ from attention.explorers.fallback import dk_figure, heads_figure, temperature_fi
 from attention.heads import small_layer
 from attention.scaling import divisor, entropy, gradient_size, histogram, raw_gradient_size, saturation, score_samples, with_temperature
 from attention.sentence import sentence_trace
-from conftest import HTML
+from conftest import HTML, TIMEOUT_MS
 
 ROUNDING = 0.5e-6 + 1e-12  # the states keep 6 decimals (a tie rounds either way)
 SIGNIFICANT = 0.5e-5 + 1e-12  # gradient sizes keep 6 significant figures: relative error ≤ 5e-6
@@ -186,7 +186,7 @@ def open_explorer(site, offline_page, kind, width=1280):
     p = offline_page(viewport={"width": width, "height": 900})
     p.page.goto(f"{site}/{page_path}", wait_until="networkidle")
     root = p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
-    root.wait_for(timeout=20_000)
+    root.wait_for(timeout=TIMEOUT_MS)
     return p, root
 
 

@@ -1,0 +1,295 @@
+"""Which notebooks must run again because the core package changed, and make them.
+
+    .venv/bin/python scripts/notebook_deps.py            # before the book build: invalidate what changed
+    .venv/bin/python scripts/notebook_deps.py --record   # after a successful build: remember the state
+    .venv/bin/python scripts/notebook_deps.py --list     # each notebook's modules and data files
+
+The book's execution cache (jupyter-cache, used by myst-nb) matches a notebook
+by its code cells only: it cannot see that `attention/figures.py` changed
+under a notebook that imports it, and Sphinx re-reads a page only when its
+own file changed. So before each build this script works out, for every
+notebook of the book, the files of the `attention` package it runs:
+
+- the modules its code cells import (`import attention.x`, `from attention
+  import x`, `from attention.x import y`), with their parent packages (Python
+  runs `attention/__init__.py` for any of them);
+- then, transitively, every module those import inside the package (relative
+  and absolute imports, also inside functions); a module that imports
+  dynamically (importlib, pkgutil, `__import__`) is taken to import every module
+  of its own package;
+- and the non-Python files (the explorers' .js and .css) of every package in
+  that set.
+
+It hashes those files per notebook and compares with the hashes recorded after
+the last successful build (`_build/.notebook-deps.json`). For each notebook
+whose hash changed it removes the notebook's cached execution from the
+jupyter-cache and sets the notebook file's modification time to now, so Sphinx
+re-reads it and myst-nb executes it again. Notebooks whose files did not change
+keep their cached outputs. A notebook never recorded that has a cached
+execution (a cache from before this script) runs again, unless the whole-package
+hash the previous build.sh kept (`_build/.core.sha256`) still matches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+PACKAGE = "attention"
+BUILD = ROOT / "_build"
+CACHE = BUILD / ".jupyter_cache"
+STATE = BUILD / ".notebook-deps.json"
+DYNAMIC = re.compile(r"\bimportlib\b|\bpkgutil\b|__import__\(")
+
+
+# --------------------------------------------------------------------------- the package
+class Package:
+    """The modules of `book/attention`: name -> file, and what each one imports inside the package."""
+
+    def __init__(self, root: Path | None = None):
+        root = root or BOOK / PACKAGE
+        self.root = root
+        self.base = root.parent
+        self.files: dict[str, Path] = {}
+        self.is_package: dict[str, bool] = {}
+        for path in sorted(root.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            parts = list(path.relative_to(self.base).with_suffix("").parts)
+            is_pkg = parts[-1] == "__init__"
+            if is_pkg:
+                parts = parts[:-1]
+            name = ".".join(parts)
+            self.files[name], self.is_package[name] = path, is_pkg
+        self._imports: dict[str, set[str]] = {}
+
+    def package_of(self, module: str) -> str:
+        return module if self.is_package.get(module) else module.rpartition(".")[0]
+
+    def data_files(self, package: str) -> list[Path]:
+        """Non-Python files in `package`'s folder and its sub-folders that are not packages themselves."""
+        folder = self.files[package].parent
+        found = []
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+                continue
+            owner = path.parent
+            while owner != folder and not (owner / "__init__.py").exists():
+                owner = owner.parent
+            if owner == folder:
+                found.append(path)
+        return found
+
+    def with_parents(self, name: str) -> set[str]:
+        """`a.b.c` -> {a, a.b, a.b.c}, keeping only modules of the package."""
+        parts = name.split(".")
+        return {".".join(parts[:i]) for i in range(1, len(parts) + 1)} & self.files.keys()
+
+    def resolve(self, tree: ast.AST, module: str | None) -> set[str]:
+        """The package's modules that the code in `tree` imports (module: where the code lives, for relative imports)."""
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == PACKAGE:
+                        found |= self.with_parents(alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    if module is None:
+                        continue
+                    anchor = self.package_of(module).split(".")
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join(anchor + ([node.module] if node.module else []))
+                else:
+                    base = node.module or ""
+                if base.split(".")[0] != PACKAGE:
+                    continue
+                found |= self.with_parents(base)
+                for alias in node.names:
+                    if f"{base}.{alias.name}" in self.files:  # `from attention import scaling_figures`
+                        found.add(f"{base}.{alias.name}")
+        return found
+
+    def imports(self, module: str) -> set[str]:
+        if module not in self._imports:
+            source = self.files[module].read_text()
+            found = self.resolve(ast.parse(source), module)
+            if DYNAMIC.search(source):  # importlib/pkgutil: assume the whole package
+                package = self.package_of(module)
+                found |= {m for m in self.files if m.startswith(package + ".")}
+            self._imports[module] = found - {module}
+        return self._imports[module]
+
+    def closure(self, modules: set[str]) -> set[str]:
+        seen: set[str] = set()
+        todo = [m for name in modules for m in self.with_parents(name)]
+        while todo:
+            module = todo.pop()
+            if module not in seen:
+                seen.add(module)
+                todo.extend(self.imports(module) - seen)
+        return seen
+
+    def files_of(self, modules: set[str]) -> list[Path]:
+        """The files those modules run: their sources and their packages' data files."""
+        files = {self.files[m] for m in modules}
+        for package in {self.package_of(m) for m in modules}:
+            files.update(self.data_files(package))
+        return sorted(files)
+
+
+# --------------------------------------------------------------------------- notebooks
+MAGIC = re.compile(r"^\s*(%|!)")
+
+
+def code_of(notebook: Path) -> list[str]:
+    """The notebook's code cells, IPython magics and shell lines blanked (they are not Python)."""
+    cells = json.loads(notebook.read_text())["cells"]
+    return [
+        "\n".join("" if MAGIC.match(line) else line for line in "".join(c["source"]).splitlines())
+        for c in cells if c["cell_type"] == "code"
+    ]  # fmt: skip
+
+
+def notebook_modules(notebook: Path, package: Package) -> set[str]:
+    """Modules of the package that the notebook's code imports (before the transitive closure)."""
+    found: set[str] = set()
+    for source in code_of(notebook):
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            if re.search(rf"\b{PACKAGE}\b", source):
+                return set(package.files)  # cannot tell: depend on everything
+            continue
+        found |= package.resolve(tree, None)
+    return found
+
+
+def notebooks() -> list[Path]:
+    """The book's notebooks, as listed in _toc.yml."""
+    files = re.findall(r"^\s*-?\s*(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text(), flags=re.M)
+    return [ROOT / f"{f}.ipynb" for f in files if (ROOT / f"{f}.ipynb").exists()]
+
+
+def dependencies(package: Package | None = None) -> dict[str, list[Path]]:
+    """Notebook (path relative to the repository) -> the package files it runs."""
+    package = package or Package()
+    return {str(nb.relative_to(ROOT)): package.files_of(package.closure(notebook_modules(nb, package)))
+            for nb in notebooks()}  # fmt: skip
+
+
+def digest(files: list[Path]) -> str:
+    h = hashlib.sha256()
+    for path in files:
+        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- invalidate
+def forget_executions(paths: list[Path], cache_path: Path | None = None) -> list[str]:
+    """Remove the notebooks' cached executions; returns the ones that had one."""
+    cache_path = cache_path or CACHE
+    if not paths or not (cache_path / "global.db").exists():
+        return []
+    import nbformat
+    from jupyter_cache import get_cache
+
+    cache, removed = get_cache(cache_path), []
+    for path in paths:
+        try:
+            record = cache.match_cache_notebook(nbformat.read(path, as_version=4))
+        except KeyError:
+            continue
+        cache.remove_cache(record.pk)
+        removed.append(str(path.relative_to(ROOT)))
+    return removed
+
+
+def _files_state(files: list[Path]) -> dict[str, str]:
+    return {str(f.relative_to(ROOT)): hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+
+
+def stale(state_path: Path | None = None) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """([(notebook, changed files)] for recorded notebooks whose files changed, [notebooks never recorded])."""
+    state_path = state_path or STATE
+    deps = dependencies()
+    before = json.loads(state_path.read_text()) if state_path.exists() else {}
+    changed, unrecorded = [], []
+    for nb, files in deps.items():
+        old = before.get(nb)
+        if old is None:
+            unrecorded.append(nb)
+        elif old["digest"] != digest(files):
+            now = _files_state(files)
+            changed.append((nb, sorted(f for f in now.keys() | old["files"].keys() if now.get(f) != old["files"].get(f))))
+    return changed, unrecorded
+
+
+def record(state_path: Path | None = None) -> None:
+    """Remember, for every notebook, the package files it ran with (call after a successful build)."""
+    state_path = state_path or STATE
+    state = {nb: {"digest": digest(files), "files": _files_state(files)} for nb, files in dependencies().items()}
+    state_path.parent.mkdir(parents=True, exist_ok=True)
+    state_path.write_text(json.dumps(state, indent=1, sort_keys=True))
+    LEGACY.unlink(missing_ok=True)
+
+
+# Before this script, build.sh kept one hash of the whole package here and re-ran every notebook
+# when it changed. A cache made under that rule is trusted if that hash still matches.
+LEGACY = BUILD / ".core.sha256"
+LEGACY_HASH = "find book/attention -type f \\( -name '*.py' -o -name '*.js' -o -name '*.css' \\) | sort | xargs cat | sha256sum"
+
+
+def _legacy_cache_is_current() -> bool:
+    import subprocess
+
+    if not LEGACY.exists():
+        return False
+    done = subprocess.run(["bash", "-c", LEGACY_HASH], cwd=ROOT, capture_output=True, text=True)
+    return done.returncode == 0 and done.stdout.strip() == LEGACY.read_text().strip()
+
+
+def invalidate(state_path: Path | None = None, cache_path: Path | None = None) -> list[str]:
+    """Forget the executions of the notebooks whose package files changed, and make Sphinx re-read them.
+
+    A notebook with no record (a first build with this script, a new chapter) that nonetheless
+    has a cached execution ran with a package we cannot know: it runs again too."""
+    state_path, cache_path = state_path or STATE, cache_path or CACHE
+    changed, unrecorded = stale(state_path)
+    reasons = {nb: ", ".join(Path(f).relative_to("book").as_posix() for f in files) + " changed" for nb, files in changed}
+    if unrecorded and not _legacy_cache_is_current():
+        for nb in forget_executions([ROOT / nb for nb in unrecorded], cache_path):
+            reasons[nb] = "its cached run predates the record of what it imports"
+    forget_executions([ROOT / nb for nb, _ in changed], cache_path)
+    for nb, why in reasons.items():
+        os.utime(ROOT / nb)  # newer than Sphinx's last read: the page is read (and executed) again
+        print(f"notebook_deps: {Path(nb).stem} runs again ({why})")
+    return sorted(reasons)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--record", action="store_true", help="remember the package files each notebook runs (after a good build)")
+    group.add_argument("--list", action="store_true", help="print each notebook's modules and data files")
+    args = parser.parse_args(argv)
+    if args.record:
+        record()
+    elif args.list:
+        for nb, files in dependencies().items():
+            print(f"{nb}: {', '.join(f.relative_to(BOOK / PACKAGE).as_posix() for f in files)}")
+    else:
+        invalidate()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
