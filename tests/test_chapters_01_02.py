@@ -53,6 +53,7 @@ def test_layer_shapes_of_the_original_transformer():
     assert shapes["QKᵀ"] == shapes["S"] == shapes["A"] == (11, 11)
     assert shapes["Z_cat"] == shapes["Y"] == (11, 512)
     assert shapes["W_O"] == (512, 512)
+    assert shapes["W_Q (all heads)"] == (512, 512) and shapes["Q (all heads)"] == (11, 512)
 
 
 @settings(max_examples=25, deadline=None)
@@ -67,8 +68,23 @@ def test_layer_shapes_follow_the_formulas(n, d_k, h):
 def test_every_symbol_has_a_row_in_the_table():
     table = notation_table(ORIGINAL_TRANSFORMER, n=11)
     rows = table.splitlines()[2:]
-    assert len(rows) == 20
+    assert len(rows) == 21
     assert any(r.startswith("| $W^O$") and r.endswith("= 512\u00a0×\u00a0512 |") for r in rows)
+
+
+def test_the_table_follows_the_one_head_or_all_heads_convention():
+    # The intro says W_Q, Q, ... without a superscript mean the whole layer. The table once
+    # listed "$W_Q$ | query weights (one head) | 512 × 64", contradicting it (chapter 6's
+    # W_Q is d_model × h·d_k). By hand: all heads' W_Q is 512 × (8 · 64), one head's 512 × 64.
+    table = notation_table(ORIGINAL_TRANSFORMER, n=11).replace("\u00a0", " ")
+    symbol = {r.split("|")[1].strip(): r for r in table.splitlines()[2:]}
+    assert symbol["$W_Q$"].endswith(f"= 512 × {8 * 64} |") and symbol["$Q$"].endswith(f"= 11 × {8 * 64} |")
+    for per_head in ("W_Q", "W_K", "W_V", "Q", "K", "V", "S", "A", "Z"):
+        assert f"${per_head}^{{(r)}}$" in symbol, per_head
+    assert symbol["$W_Q^{(r)}$"].endswith("= 512 × 64 |") and symbol["$Q^{(r)}$"].endswith("= 11 × 64 |")
+    # no per-head shape under a bare symbol other than the one-head scalars
+    for bare in ("$W_K$", "$W_V$", "$K$", "$V$", "$A$", "$S$", "$Z$"):
+        assert bare not in symbol, bare
 
 
 @pytest.mark.parametrize(
@@ -109,7 +125,11 @@ def test_a_wrong_entry_is_named(exercise, data):
     answer[index] += delta
     feedback = check(exercise, answer)
     assert not feedback.ok
-    where = f"{NAMES[exercise]}[{', '.join(map(str, index))}]" if index else NAMES[exercise]
+    if index:  # a code index (from 0), said to be one, then the same entry counted from 1
+        maths = ", ".join(str(i + 1) for i in index)
+        where = f"{NAMES[exercise]}[{', '.join(map(str, index))}] in code (entry {'(' + maths + ')' if len(index) > 1 else maths} counting from 1)"
+    else:
+        where = NAMES[exercise]
     assert f"{where} is" in str(feedback), str(feedback)
     assert f"off by {delta:+.3g}" in str(feedback)
     assert "Hint:" in str(feedback)
@@ -250,6 +270,36 @@ def test_exercise_2_2_diagonal_needs_equal_lengths():
     assert _tex(QQ_T) in _pasted_math(section)
     text = html.unescape(re.sub(r"<[^>]+>", " ", section))
     assert "each token matches itself best" not in text
+    # equal lengths guarantee the diagonal; they are not the only way to get it ("only because" was wrong):
+    q = np.array([[1.0, 0.0], [0.0, 2.0]])  # unequal lengths, diagonal still largest in each row
+    assert all(np.argmax(row) == i for i, row in enumerate(q @ q.T))
+    assert "only because" not in text and "guarantee it" in text
+
+
+def test_chapter_2_says_the_verb_picture_is_idealised():
+    section = _section(_page("02_scores"), "the-dot-product-measures-agreement")
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", section)))
+    assert "In the idealised picture" in text and "rarely this clean" in text
+
+
+def test_intro_does_not_credit_the_transformer_with_inventing_self_attention():
+    # self-attention predates the Transformer paper, which introduced the architecture
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", _page("intro"))))
+    assert "that introduced it to" not in text and "that introduced the architecture" in text
+
+
+def test_pipeline_diagram_labels_one_heads_symbols_with_r():
+    # inside the dashed "one head r" frame every symbol is head r's (the notation convention);
+    # the diagram once showed Q = XW_Q (all heads, by the convention) with shape n × d_k
+    from attention.figures import _PIPELINE, pipeline_diagram
+
+    for key in ("Q", "K", "V", "QK", "S", "A", "Z"):
+        assert "^{(r)}" in _PIPELINE[key][2], key
+    for key in ("X", "Zcat", "Y"):
+        assert "(r)" not in _PIPELINE[key][2], key
+    pipeline_diagram()
+    section = _section(_page("intro"), "the-whole-computation-in-one-picture")
+    assert "Q^(r) = X W_Q^(r)" in html.unescape(section)
 
 
 def test_exercise_2_3_solution_claims():
@@ -308,6 +358,11 @@ def test_numbers_in_chapter_1_notes():
     Q = projection(EX.X, EX.W_Q)
     shape = lambda M: " × ".join(map(str, M.shape))  # noqa: E731
     assert f"X is {shape(EX.X)}, W_Q is {shape(EX.W_Q)}, Q is {shape(Q)}" in text
+    # the note once said "thousands of different tokens" would pin W_K down: d_model independent rows do
+    assert f"two rows of X cannot pin down a {shape(EX.W_K)} matrix" in text and "thousands" not in text
+    assert np.linalg.matrix_rank(EX.X) == EX.X.shape[0] < EX.X.shape[1]  # two tokens, rank 2 < d_model = 4
+    X_full = np.eye(EX.X.shape[1])  # d_model independent tokens: K = X W_K gives back W_K itself
+    np.testing.assert_array_equal(np.linalg.solve(X_full, X_full @ EX.W_K), EX.W_K)
 
 
 def test_numbers_in_chapter_2_notes():

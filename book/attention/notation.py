@@ -66,8 +66,9 @@ def random_layer(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, np.
 def layer_shapes(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, tuple[int, ...]]:
     """Run one seeded layer of `config` on n tokens; return the shape of every symbol.
 
-    Per-head symbols (W_Q … A, Z, Z⁽ʳ⁾) are head 1's; the scalars n, d_model,
-    d_k, d_v, h map to 1-tuples holding their value.
+    Per-head symbols (W_Q … A, Z, Z⁽ʳ⁾) are head 1's, "W_Q (all heads)" and
+    "Q (all heads)" the whole layer's; the scalars n, d_model, d_k, d_v, h map
+    to 1-tuples holding their value.
     """
     w = random_layer(config, n, seed=seed)
     t = trace_attention(w["X"], w["W_Q"], w["W_K"], w["W_V"], w["W_O"], num_heads=config.h)
@@ -80,6 +81,8 @@ def layer_shapes(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, tup
         "d_v": (t.d_v,),
         "h": (t.h,),
         "X": t.X.shape,
+        "W_Q (all heads)": t.W_Q.shape,
+        "Q (all heads)": t.Q.shape,
         **{name: W.shape for name, W in weights.items()},
         "Q": head.Q.shape,
         "K": head.K.shape,
@@ -95,7 +98,9 @@ def layer_shapes(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, tup
     }
 
 
-# symbol -> (math, what it is, shape in symbols; "" for a number)
+# symbol -> (math, what it is, shape in symbols; "" for a number). Per the book's convention,
+# symbols without a superscript (W_Q, Q, ...) mean the whole layer, all heads side by side;
+# one head's carry (r). Chapters 1–5 have h = 1 and drop the (r).
 NOTATION: dict[str, tuple[str, str, str]] = {
     "n": ("n", "number of tokens", ""),
     "d_model": (r"d_{\text{model}}", "width of a token vector", ""),
@@ -103,17 +108,18 @@ NOTATION: dict[str, tuple[str, str, str]] = {
     "d_v": ("d_v", "width of a value (one head)", ""),
     "h": ("h", "number of heads", ""),
     "X": ("X", "input, one token per row", r"n \times d_{\text{model}}"),
-    "W_Q": ("W_Q", "query weights (one head)", r"d_{\text{model}} \times d_k"),
-    "W_K": ("W_K", "key weights (one head)", r"d_{\text{model}} \times d_k"),
-    "W_V": ("W_V", "value weights (one head)", r"d_{\text{model}} \times d_v"),
-    "Q": ("Q", "queries $XW_Q$: what each token looks for", r"n \times d_k"),
-    "K": ("K", "keys $XW_K$: what each token offers", r"n \times d_k"),
-    "V": ("V", "values $XW_V$: what each token passes on", r"n \times d_v"),
-    "QKᵀ": (r"QK^\top", "raw scores; entry $(i, j)$ is $q_i \\cdot k_j$", r"n \times n"),
-    "S": ("S", r"scaled scores $QK^\top / \sqrt{d_k}$", r"n \times n"),
-    "A": ("A", r"weights $\operatorname{softmax}(S)$; rows sum to 1", r"n \times n"),
-    "Z": ("Z", "one head's output $AV$", r"n \times d_v"),
-    "Z⁽ʳ⁾": (r"Z^{(r)}", "head $r$'s output, $r = 1, \\dots, h$", r"n \times d_v"),
+    "W_Q (all heads)": ("W_Q", "query weights, all heads side by side (so are $W_K$; $W_V$ has $h d_v$ columns)", r"d_{\text{model}} \times h d_k"),
+    "Q (all heads)": ("Q", "queries $XW_Q$, all heads (so are $K$ and $V$)", r"n \times h d_k"),
+    "W_Q": (r"W_Q^{(r)}", "head $r$'s query weights", r"d_{\text{model}} \times d_k"),
+    "W_K": (r"W_K^{(r)}", "head $r$'s key weights", r"d_{\text{model}} \times d_k"),
+    "W_V": (r"W_V^{(r)}", "head $r$'s value weights", r"d_{\text{model}} \times d_v"),
+    "Q": (r"Q^{(r)}", "head $r$'s queries $XW_Q^{(r)}$: what each token looks for", r"n \times d_k"),
+    "K": (r"K^{(r)}", "head $r$'s keys $XW_K^{(r)}$: what each token offers", r"n \times d_k"),
+    "V": (r"V^{(r)}", "head $r$'s values $XW_V^{(r)}$: what each token passes on", r"n \times d_v"),
+    "QKᵀ": (r"Q^{(r)}K^{(r)\top}", "raw scores; entry $(i, j)$ is $q_i \\cdot k_j$", r"n \times n"),
+    "S": (r"S^{(r)}", r"scaled scores $Q^{(r)}K^{(r)\top} / \sqrt{d_k}$", r"n \times n"),
+    "A": (r"A^{(r)}", r"weights $\operatorname{softmax}(S^{(r)})$; rows sum to 1", r"n \times n"),
+    "Z⁽ʳ⁾": (r"Z^{(r)}", "head $r$'s output $A^{(r)}V^{(r)}$ ($Z$ when $h = 1$)", r"n \times d_v"),
     "Z_cat": (r"Z_{\text{cat}}", "the heads' outputs side by side", r"n \times h d_v"),
     "W_O": ("W^O", "output weights", r"h d_v \times d_{\text{model}}"),
     "Y": ("Y", r"the layer's output $Z_{\text{cat}} W^O$", r"n \times d_{\text{model}}"),
