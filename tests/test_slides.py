@@ -208,20 +208,20 @@ def test_speaker_view_opens_offline_with_the_notes(slides_url, offline_page):
     p = open_deck(offline_page, slides_url, deck)
     popups = []
     p.context.on("page", lambda page: page.on("pageerror", lambda e: popups.append(f"speaker view: {e}")))
-    with p.context.expect_page() as info:
+    with p.context.expect_page(timeout=180_000) as info:
         p.page.keyboard.press("s")
     view = info.value
-    view.wait_for_load_state()
+    view.wait_for_load_state(timeout=180_000)  # generous: the machine may be busy (no default timeouts)
     view.wait_for_function(
         "document.querySelector('.speaker-controls-notes') && document.querySelector('.speaker-controls-notes').innerText.trim().length > 5",
-        timeout=20_000,
+        timeout=180_000,
     )  # fmt: skip
     notes = view.evaluate("document.querySelector('.speaker-controls-notes').innerText")
     first = p.page.evaluate("Reveal.getCurrentSlide().querySelector('aside.notes').textContent.trim()")
     assert first.split()[0] in notes, f"speaker view shows {notes[:80]!r}, not the slide's notes {first[:80]!r}"
     frames = [f.url for f in view.frames if f.url.startswith("http")]
     assert frames and all(u.startswith(slides_url) for u in frames), f"speaker view frames: {frames}"
-    view.wait_for_load_state("networkidle")
+    view.wait_for_load_state("networkidle", timeout=180_000)
     assert p.foreign == [] and p.problems == [] and popups == [], (p.foreign, p.problems, popups)
 
 
