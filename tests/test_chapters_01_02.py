@@ -127,7 +127,11 @@ def test_a_wrong_entry_is_named(exercise, data):
     answer[index] += delta
     feedback = check(exercise, answer)
     assert not feedback.ok
-    where = f"{NAMES[exercise]}[{', '.join(map(str, index))}]" if index else NAMES[exercise]
+    if index:  # a code index (from 0), said to be one, then the same entry counted from 1
+        maths = ", ".join(str(i + 1) for i in index)
+        where = f"{NAMES[exercise]}[{', '.join(map(str, index))}] in code (entry {'(' + maths + ')' if len(index) > 1 else maths} counting from 1)"
+    else:
+        where = NAMES[exercise]
     assert f"{where} is" in str(feedback), str(feedback)
     assert f"off by {delta:+.3g}" in str(feedback)
     assert "Hint:" in str(feedback)
@@ -268,6 +272,36 @@ def test_exercise_2_2_diagonal_needs_equal_lengths():
     assert _tex(QQ_T) in _pasted_math(section)
     text = html.unescape(re.sub(r"<[^>]+>", " ", section))
     assert "each token matches itself best" not in text
+    # equal lengths guarantee the diagonal; they are not the only way to get it ("only because" was wrong):
+    q = np.array([[1.0, 0.0], [0.0, 2.0]])  # unequal lengths, diagonal still largest in each row
+    assert all(np.argmax(row) == i for i, row in enumerate(q @ q.T))
+    assert "only because" not in text and "guarantee it" in text
+
+
+def test_chapter_2_says_the_verb_picture_is_idealised():
+    section = _section(_page("02_scores"), "the-dot-product-measures-agreement")
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", section)))
+    assert "In the idealised picture" in text and "rarely this clean" in text
+
+
+def test_intro_does_not_credit_the_transformer_with_inventing_self_attention():
+    # self-attention predates the Transformer paper, which introduced the architecture
+    text = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", _page("intro"))))
+    assert "that introduced it to" not in text and "that introduced the architecture" in text
+
+
+def test_pipeline_diagram_labels_one_heads_symbols_with_r():
+    # inside the dashed "one head r" frame every symbol is head r's (the notation convention);
+    # the diagram once showed Q = XW_Q (all heads, by the convention) with shape n × d_k
+    from attention.figures import _PIPELINE, pipeline_diagram
+
+    for key in ("Q", "K", "V", "QK", "S", "A", "Z"):
+        assert "^{(r)}" in _PIPELINE[key][2], key
+    for key in ("X", "Zcat", "Y"):
+        assert "(r)" not in _PIPELINE[key][2], key
+    pipeline_diagram()
+    section = _section(_page("intro"), "the-whole-computation-in-one-picture")
+    assert "Q^(r) = X W_Q^(r)" in html.unescape(section)
 
 
 def test_exercise_2_3_solution_claims():
@@ -327,6 +361,11 @@ def test_numbers_in_chapter_1_notes():
     Q = projection(EX.X, EX.W_Q)
     shape = lambda M: " × ".join(map(str, M.shape))  # noqa: E731
     assert f"X is {shape(EX.X)}, W_Q is {shape(EX.W_Q)}, Q is {shape(Q)}" in text
+    # the note once said "thousands of different tokens" would pin W_K down: d_model independent rows do
+    assert f"two rows of X cannot pin down a {shape(EX.W_K)} matrix" in text and "thousands" not in text
+    assert np.linalg.matrix_rank(EX.X) == EX.X.shape[0] < EX.X.shape[1]  # two tokens, rank 2 < d_model = 4
+    X_full = np.eye(EX.X.shape[1])  # d_model independent tokens: K = X W_K gives back W_K itself
+    np.testing.assert_array_equal(np.linalg.solve(X_full, X_full @ EX.W_K), EX.W_K)
 
 
 def test_numbers_in_chapter_2_notes():

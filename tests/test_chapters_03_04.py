@@ -176,7 +176,12 @@ def test_chapter_4_float16_overflow():
     assert np.isfinite(e16[0]) and np.isinf(e16[1])
     raw = score_samples(64)
     share = (raw > limits[2]).mean()
-    assert glued[4:7] == ["64", f"{100 * share:.1f}", f"{raw.size:,}"]
+    # bfloat16: 8 exponent bits like float32, largest (2 - 2^-7) · 2^127 = 3.39e38; the page once
+    # said the 16-bit floats of large models overflow at 11.1, true of float16 only
+    bf16_max = (2 - 2.0**-7) * 2.0**127
+    assert bf16_max == pytest.approx(3.3895e38, rel=1e-4)
+    assert glued[4] == f"{np.log(bf16_max):.1f}" == f"{limits[1]:.1f}"
+    assert glued[5:8] == ["64", f"{100 * share:.1f}", f"{raw.size:,}"]
     # independent estimate: q·k with 64 standard components has variance 64, P(q·k > 11.09) ≈ 8 %
     from math import erfc, sqrt
 
@@ -188,7 +193,9 @@ def test_chapter_4_jacobian_derived_and_checked_by_finite_differences():
 
     soup = page("04_softmax")
     text = soup.find("section", id="the-jacobian-how-the-weights-respond").get_text()
-    assert "a_i(\\delta_{ij} - a_j)" in text and "\\partial T / \\partial s_j = e^{s_j}" in text
+    assert "a_i(\\delta_{ij} - a_j)" in text and "\\partial D / \\partial s_j = e^{s_j}" in text
+    # T is the temperature one section earlier; the row total once shared its letter
+    assert "\\partial T" not in text and "{T^2}" not in text
     glued, _ = section(soup, "the-jacobian-how-the-weights-respond")
     J, J_fd = softmax_jacobian(A[0]), numerical_jacobian(softmax, S[0], step=1e-6)
     assert glued[-2:] == ["1e-06", f"{np.abs(J - J_fd).max():.0e}"]
@@ -232,6 +239,8 @@ def test_numbers_in_chapter_4_notes():
     notes = "\n".join("".join(c["source"]) for c in nb["cells"] if c["metadata"].get("slideshow", {}).get("slide_type") == "notes")
     f32, f16 = (np.log(float(np.finfo(t).max)) for t in (np.float32, np.float16))
     assert f"float32 overflows above about {f32:.1f}, float16 above about {f16:.1f}" in notes
+    assert "∂T/∂s_j" not in notes and "∂D/∂s_j" in notes  # T is the temperature, D the row total
+    assert "unit variance, under chapter 3's assumptions" in notes
     assert "mirror image" not in notes  # A is symmetric by coincidence of equal gaps, explained on the page
 
 
@@ -320,3 +329,24 @@ def test_chapter_3_gradient_comparison_matches_the_core(ch3_sweep):
     table = soup.find("section", id="at-the-original-transformer-s-d-k").find("table").get_text(" ")
     for s in STRATEGIES:
         assert f"{at[s].median_gradient:.3g}" in table and f"{at[s].mean_gradient:.3g}" in table
+
+
+def test_chapter_4_row_totals_are_not_called_t():
+    # T is the temperature on this page; the softmax denominators are D_i (they were T_i)
+    soup = page("04_softmax")
+    for sid in ("symmetric-weights-from-asymmetric-scores", "when-are-scores-and-weights-symmetric"):
+        text = soup.find("section", id=sid).get_text()
+        assert "T_i" not in text and "T_j" not in text, sid
+    assert "D_i" in soup.find("section", id="symmetric-weights-from-asymmetric-scores").get_text()
+
+
+def test_temperature_explorer_alt_says_towards_ln_n():
+    # at the hottest slider setting the entropy is still below ln n: it rises towards it, never to it
+    from attention.explorers.data import TEMPERATURES, temperature_states
+    from attention.explorers.fallback import temperature_figure
+
+    s = np.array([2.0, 1.0, 0.5, -1.0])
+    a = np.exp(s / max(TEMPERATURES)) / np.exp(s / max(TEMPERATURES)).sum()
+    assert -(a * np.log(a)).sum() < np.log(len(s))
+    fig, alt = temperature_figure(temperature_states(s, list("abcd")), 0)
+    assert "rises towards ln n" in alt and "rises to ln n" not in alt

@@ -218,7 +218,7 @@ def test_speaker_view_opens_offline_with_the_notes(slides_url, offline_page):
     p = open_deck(offline_page, slides_url, deck)
     popups = []
     p.context.on("page", lambda page: page.on("pageerror", lambda e: popups.append(f"speaker view: {e}")))
-    with p.context.expect_page() as info:
+    with p.context.expect_page(timeout=TIMEOUT_MS) as info:
         p.page.keyboard.press("s")
     view = info.value
     # The notes plugin writes the speaker view into an about:blank popup with

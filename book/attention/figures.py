@@ -366,16 +366,17 @@ def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, gr
 # ----------------------------------------------------------------------------- pipeline and directions
 # (added for the introduction and chapters 1–2)
 
-# The seven stages as boxes: key -> (x, y, label, default shape, stage number).
+# The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
+# dashed frame every symbol is head r's, so it carries (r) (the book's notation convention).
 _PIPELINE = {
     "X": (5.0, 16.0, r"$X$", r"$n \times d_{\mathrm{model}}$", 0),
-    "Q": (1.75, 13.6, r"$Q = XW_Q$", r"$n \times d_k$", 1),
-    "K": (5.0, 13.6, r"$K = XW_K$", r"$n \times d_k$", 1),
-    "V": (8.25, 13.6, r"$V = XW_V$", r"$n \times d_v$", 1),
-    "QK": (3.4, 11.5, r"$QK^\top$", r"$n \times n$", 2),
-    "S": (3.4, 9.4, r"$S = QK^\top / \sqrt{d_k}$", r"$n \times n$", 3),
-    "A": (3.4, 7.3, r"$A = \mathrm{softmax}(S)$", r"$n \times n$, rows sum to 1", 4),
-    "Z": (5.6, 5.2, r"$Z^{(r)} = AV$", r"$n \times d_v$", 5),
+    "Q": (1.75, 13.6, r"$Q^{(r)} = XW_Q^{(r)}$", r"$n \times d_k$", 1),
+    "K": (5.0, 13.6, r"$K^{(r)} = XW_K^{(r)}$", r"$n \times d_k$", 1),
+    "V": (8.25, 13.6, r"$V^{(r)} = XW_V^{(r)}$", r"$n \times d_v$", 1),
+    "QK": (3.4, 11.5, r"$Q^{(r)}K^{(r)\top}$", r"$n \times n$", 2),
+    "S": (3.4, 9.4, r"$S^{(r)} = Q^{(r)}K^{(r)\top} / \sqrt{d_k}$", r"$n \times n$", 3),
+    "A": (3.4, 7.3, r"$A^{(r)} = \mathrm{softmax}(S^{(r)})$", r"$n \times n$, rows sum to 1", 4),
+    "Z": (5.6, 5.2, r"$Z^{(r)} = A^{(r)}V^{(r)}$", r"$n \times d_v$", 5),
     "Zcat": (5.6, 3.1, r"$Z_{\mathrm{cat}} = [Z^{(1)} \cdots Z^{(h)}]$", r"$n \times h d_v$", 6),
     "Y": (5.6, 1.0, r"$Y = Z_{\mathrm{cat}} W^O$", r"$n \times d_{\mathrm{model}}$", 7),
 }
@@ -428,7 +429,7 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
             facecolor="white" if on else "#f2f2f2", edgecolor=edge if on else "#bbbbbb",
             linewidth=2.4 if highlight is not None and on else 1.4))  # fmt: skip
         ink = "black" if on else "#999999"
-        ax.text(x, y + 0.2, label, ha="center", va="center", fontsize=12.5, color=ink)
+        ax.text(x, y + 0.2, label, ha="center", va="center", fontsize=11 if key in ("Q", "K", "V") else 12.5, color=ink)
         ax.text(x, y - 0.33, shapes[key], ha="center", va="center", fontsize=10, color="#555555" if on else "#aaaaaa")
         if stage and (key not in ("K", "V")):
             cx = x - width / 2 - 0.05

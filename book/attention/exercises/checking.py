@@ -88,7 +88,11 @@ def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0
         return Feedback(True, (f"Correct: {what} to within {atol:g}.",))
     lines = [f"Not quite: {int(off.sum())} of {want.size} entr{'y' if want.size == 1 else 'ies'} differ."]
     for index in list(zip(*np.nonzero(off)))[:3] if want.ndim else [()]:
-        where = f"{name}[{', '.join(str(int(i)) for i in index)}]" if index else name
+        where = name
+        if index:  # the code index counts from 0; say which entry that is in the maths' count from 1
+            code = f"{name}[{', '.join(str(int(i)) for i in index)}]"
+            maths = ", ".join(str(int(i) + 1) for i in index)
+            where = f"{code} in code (entry {'(' + maths + ')' if len(index) > 1 else maths} counting from 1)"
         lines.append(f"{where} is {got[index]:.4g}, expected {want[index]:.4g} (off by {got[index] - want[index]:+.3g}).")
     if off.sum() > 3:
         lines.append(f"… and {int(off.sum()) - 3} more.")

@@ -65,7 +65,7 @@ def temperature_figure(data: dict, index: int):
     alt = (
         f"Softmax weights at temperature T = {T[index]:g}: largest {state['max_weight']:.2f}, entropy "
         f"{state['entropy']:.2f} nats. Right: the largest weight falls from {data['states'][0]['max_weight']:.2f} "
-        f"at T = {T[0]:g} to {data['states'][-1]['max_weight']:.2f} at T = {T[-1]:g} while the entropy rises to ln n."
+        f"at T = {T[0]:g} to {data['states'][-1]['max_weight']:.2f} at T = {T[-1]:g} while the entropy rises towards ln n."
     )
     return fig, alt
 
