@@ -386,3 +386,10 @@ def test_intro_counts_seven_stage_chapters():
     text = "\n".join("".join(c["source"]) for c in nb["cells"])
     assert "seven short chapters" in text and "seven stages" in text
     assert len(re.findall(r"^\d\. \{doc\}`0[1-7]_", text, flags=re.M)) == 7  # "One chapter per stage"
+
+
+def test_exercise_1_3_names_one_heads_matrices_with_r():
+    # Issue 9 item 8: a bare W_Q is the whole layer; one head of a multi-head model has W_Q^(r).
+    nb = json.loads((BOOK / "01_projection.ipynb").read_text(encoding="utf-8"))
+    text = next("".join(c["source"]) for c in nb["cells"] if "**Exercise 1.3.**" in "".join(c["source"]))
+    assert "$W_Q^{(r)}$" in text and "$W_V^{(r)}$" in text and "$W_Q$, $W_K$" not in text
