@@ -65,7 +65,9 @@ def gradient_size(a) -> float:
 
 
 def raw_score_jacobian(a, c) -> np.ndarray:
-    """∂a/∂s for a = softmax(s / c), where s are the RAW scores q·k_j: J(a) / c, shape (n, n).
+    """∂a/∂(q·k) for a = softmax(q·k / c), with respect to the RAW scores q·k_j: J(a) / c, shape (n, n).
+
+    (The book's s = q·k / c are the scaled scores, softmax's input; J(a) = ∂a/∂s.)
 
     `a` (n,) are the weights, `c` > 0 the divisor (1, d_k or √d_k). W_Q and W_K
     reach the loss only through the raw scores, and c is a fixed number applied
@@ -77,7 +79,7 @@ def raw_score_jacobian(a, c) -> np.ndarray:
 
 
 def raw_gradient_size(a, c) -> float:
-    """‖∂a/∂s‖_F = ‖J(a)‖_F / c: the size of `raw_score_jacobian(a, c)`."""
+    """‖∂a/∂(q·k)‖_F = ‖J(a)‖_F / c: the size of `raw_score_jacobian(a, c)`."""
     return float(np.linalg.norm(raw_score_jacobian(a, c)))
 
 
@@ -86,7 +88,7 @@ def query_jacobian(a, K, c) -> np.ndarray:
 
     `a` (n,) the weights, `K` (n, d_k) the keys as rows, `c` > 0 the divisor.
     The raw score s_j = q·k_j moves by k_j when q moves, so ∂s/∂q = K and
-    ∂a/∂q = (∂a/∂s) K: the last step on the way from the weights to W_Q.
+    ∂a/∂q = (∂a/∂(q·k)) K: the last step on the way from the weights to W_Q.
     """
     a = as_matrix("a", a, ndim=1)
     K = as_matrix("K", K, ndim=2)
@@ -109,7 +111,7 @@ class Saturation:
     score_variance: float  # Var of the scaled scores over all samples
     mean_max_weight: float  # average largest weight
     mean_entropy: float  # average entropy (nats); ln(n_keys) is uniform
-    gradients: np.ndarray  # (n_queries,) ‖∂a/∂s‖_F per query, s the RAW scores: ‖J(a)‖_F / c
+    gradients: np.ndarray  # (n_queries,) ‖∂a/∂(q·k)‖_F per query, w.r.t. the RAW scores: ‖J(a)‖_F / c
     query_gradients: np.ndarray  # (n_queries,) ‖∂a/∂q‖_F = ‖J(a) K / c‖_F per query
     top_gaps: np.ndarray  # (n_queries,) largest minus second-largest scaled score, per query
 
@@ -127,7 +129,7 @@ class Saturation:
 
     @property
     def gradient(self) -> float:
-        """The example query's ‖∂a/∂s‖_F with respect to the raw scores."""
+        """The example query's ‖∂a/∂(q·k)‖_F with respect to the raw scores."""
         return float(self.gradients[0])
 
     @property
@@ -180,7 +182,7 @@ def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queri
     raw = score_samples(d_k, n_keys=n_keys, n_queries=n_queries, seed=seed)  # (n_queries, n_keys): q·k_j
     scaled = raw / c
     A = softmax(scaled)
-    jac = A[:, :, None] * (np.eye(n_keys) - A[:, None, :]) / c  # ∂a/∂s = (diag(a) − a aᵀ) / c, every query at once
+    jac = A[:, :, None] * (np.eye(n_keys) - A[:, None, :]) / c  # ∂a/∂(q·k) = (diag(a) − a aᵀ) / c, every query at once
     # ‖J K / c‖_F² = Σ over components of ‖(J / c) k_c‖²: a second pass over the same draws keeps
     # memory at O(n_queries · n_keys²) for any d_k.
     query_sq = np.zeros(n_queries)

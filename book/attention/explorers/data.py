@@ -52,8 +52,8 @@ def colours() -> dict[str, str]:
 
 
 def weight_numbers(a, c: float = 1.0) -> dict[str, float]:
-    """The numbers that matter for one query's weights a = softmax(s / c): largest weight,
-    entropy, and the gradient size ‖∂a/∂s‖_F = ‖J(a)‖_F / c with respect to the scores s
+    """The numbers that matter for one query's weights a = softmax(q·k / c): largest weight,
+    entropy, and the gradient size ‖∂a/∂(q·k)‖_F = ‖J(a)‖_F / c with respect to the scores q·k
     *before* the divisor c (`raw_gradient_size`)."""
     a = as_matrix("a", a, ndim=1)
     return {
