@@ -180,3 +180,15 @@ def test_chapter_7_page_writes_head_blocks_with_a_superscript():
     text = _text(page).replace("\\(", "").replace("\\)", "")  # inline maths as the page writes it
     assert "is rows d_v + 1 to 2 d_v of W^O" in text  # counted from 1; the Python slice is said to be Python's
     assert "Python, counting from 0, writes as the slice d_v : 2 * d_v" in text
+
+
+def test_chapter_7_gives_w_v_its_own_width():
+    # W_V is d_model × h·d_v, not h·d_k: the page said "W_Q, W_K, W_V (each d_model × h d_k)"
+    from attention.notation import LayerConfig, random_layer
+
+    w = random_layer(LayerConfig(d_model=12, num_heads=3), n=2)
+    assert w["W_V"].shape[1] == 3 * 4 and w["W_O"].shape[0] == w["W_V"].shape[1]
+    nb = json.loads((BOOK / "07_output_projection.ipynb").read_text())
+    text = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "$W_V$ (each $d_{\\text{model}} \\times h d_k$" not in text
+    assert "$W_V$ ($d_{\\text{model}} \\times h d_v$)" in text

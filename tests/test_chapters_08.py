@@ -152,3 +152,39 @@ def test_exercise_8_1_answer_is_closest_to_the_value_of_animal():
     assert int(np.argmin(distance)) == tokens.index("animal")
     text = visible_text(page_text())
     assert f"no entry differs by more than {distance[tokens.index('animal')]:.2f}" in text
+
+
+def test_exercise_8_2_solution_shows_its_numbers_not_a_raw_glue_role():
+    # the solution glued n inside $…$, where MyST does not expand roles: the page showed
+    # "{glue:text}`ch8_ex2_n:,`^2" instead of 8,192²
+    page = page_text()
+    assert "{glue:" not in page
+    assert f"{ch08.MEMORY_N:,}² × 4 bytes" in visible_text(page).replace(" ²", "²")  # the glued value sits in a tag
+
+
+def test_heads_do_the_same_multiply_adds_but_h_times_the_softmax():
+    # "h heads of width d/h do the same total" is true of the products, not of the softmax
+    tokens, t = sentence_trace()
+    n, h, d = len(tokens), t.num_heads, t.X.shape[1]
+    per_head_products = sum(Q.shape[0] * Q.shape[1] * K.shape[0] for Q, K in ((t.head(r).Q, t.head(r).K) for r in range(h)))
+    assert per_head_products == n * n * d  # QKᵀ over all heads: n²·d, as for one wide head
+    assert t.S.size == h * n * n  # the softmax runs over h·n² entries, not n²
+    text = visible_text(page_text())
+    assert "only the elementwise softmax, n^2 per head, becomes h n^2" in text.replace("\\(", "").replace("\\)", "").replace(" ,", ",")
+
+
+def test_stacked_scores_are_the_heads_not_the_whole_layer_product():
+    # with the notation's whole-layer Q and K, Q Kᵀ is n × n: the SUM of the heads' scores.
+    # The page must not call that product h × n × n.
+    tokens, t = sentence_trace()
+    whole = t.Q @ t.K.T
+    assert whole.shape == (len(tokens), len(tokens))
+    assert np.allclose(whole, t.QK_T.sum(axis=0))
+    text = visible_text(page_text()).replace("\\(", "").replace("\\)", "")
+    assert "QK^\\top , S and A are h \\times n \\times n" not in text
+    assert "the sum of the heads' scores" in text.replace("’", "'")
+
+
+def test_permutation_argument_is_written_per_head():
+    text = visible_text(page_text()).replace("\\(", "").replace("\\)", "")
+    assert "PA^{(r)}P^\\top" in text and "becomes PY" in text

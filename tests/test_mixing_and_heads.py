@@ -252,3 +252,17 @@ def test_head_figures_number_columns_and_rows_from_one_like_the_text():
     fig_parts = stacked_parts(np.ones((2, 3)), ["head 1", "head 2"])
     assert [t.get_text() for t in fig_parts.axes[0].get_xticklabels()] == ["1", "2", "3"]
     plt.close("all")
+
+
+def test_split_heads_gives_head_r_the_columns_its_docstrings_name():
+    # the docstrings said "head r gets columns [r·d, (r+1)·d)", 0-based r, against the book's
+    # convention (head r = 1 … h is code index r − 1)
+    from attention import multi_head_attention
+
+    M = np.arange(6 * 12, dtype=float).reshape(6, 12)
+    h, d = 3, 4
+    parts = split_heads(M, h)
+    for r in range(1, h + 1):
+        assert np.array_equal(parts[r - 1], M[:, (r - 1) * d : r * d])
+    for fn in (split_heads, multi_head_attention):
+        assert "(r−1)·d" in fn.__doc__ and "[r·d" not in fn.__doc__, fn.__name__

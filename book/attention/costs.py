@@ -183,8 +183,9 @@ class StageCost:
 def stage_costs(n, d, *, output_projection: bool = True) -> list[StageCost]:
     """Work per stage of one self-attention layer on n tokens of width d (= d_model).
 
-    With h heads of width d_k = d / h the counts are the same: h heads each
-    do n²·d_k for QKᵀ, and h·n²·d_k = n²·d. The projections are
+    With h heads of width d_k = d / h the multiply-adds are the same: h heads
+    each do n²·d_k for QKᵀ, and h·n²·d_k = n²·d. Only the elementwise scale
+    and softmax, n² per head, becomes h·n² (counted here for one head). The projections are
     X (n × d) times W_Q, W_K, W_V (d × d); W_O (d × d) is included unless
     `output_projection` is False (the source articles' five steps leave it out).
     """

@@ -173,7 +173,7 @@ def _superscript(number: int) -> str:
 
 
 def split_heads(M, num_heads: int) -> np.ndarray:
-    """(n, h·d) -> (h, n, d): head r gets columns [r·d, (r+1)·d)."""
+    """(n, h·d) -> (h, n, d): head r (r = 1 … h, code index r − 1) gets the columns [(r−1)·d, r·d) (code indices)."""
     M = as_matrix("M", M, ndim=2)
     h = positive_int("num_heads", num_heads)
     if M.shape[1] % h:
@@ -234,9 +234,9 @@ def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None) -> tuple[np.ndarray, np.ndarray]:
     """MultiHead(X) = Concat(head_1, …, head_h) W_O, returning (Y, A).
 
-    X (n, d_model); W_Q, W_K, W_V, W_O (d_model, d_model); head r uses columns
-    [r·d_k, (r+1)·d_k) of W_Q, W_K, W_V with d_k = d_model / num_heads and
-    scales by its own √d_k. X_kv (n_kv, d_model) gives keys and values for
+    X (n, d_model); W_Q, W_K, W_V, W_O (d_model, d_model); head r (r = 1 … h,
+    code index r − 1) uses the columns [(r−1)·d_k, r·d_k) (code indices) of W_Q,
+    W_K, W_V with d_k = d_model / num_heads and scales by its own √d_k. X_kv (n_kv, d_model) gives keys and values for
     cross-attention. Returns Y (n, d_model) and A (num_heads, n, n_kv).
     """
     h = positive_int("num_heads", num_heads)
