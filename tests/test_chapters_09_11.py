@@ -128,7 +128,55 @@ def test_chapter_11_page_shows_the_walk_through():
     for step in steps:
         assert f"{step.l:.4f}" in text and f"{float(step.acc[0]):.4f}" in text
     assert f"shrinks by {steps[1].rescale:.4f}" in text
-    assert f"{(8192 // 256) ** 2:,}. The number of tiles" in text  # exercise 11.3's solution
+    # Exercise 11.3's solution: (n/b)² is both the ratio of sizes and the number of tiles.
+    assert f"{(8192 // 256) ** 2:,}. That is also the number of tiles" in text
+    assert "The number of tiles is the same" not in text  # the same as what? (old, ambiguous wording)
+
+
+def test_chapter_10_defines_teacher_forcing_by_the_correct_targets():
+    # Teacher forcing is feeding the correct previous tokens instead of the model's own guesses;
+    # the shift to the right is how that is arranged. The old text named only the shift, and
+    # "reads the token before and must predict the next one" left unclear which one.
+    text = _text("10_cross_attention")
+    assert "not its own guesses (teacher forcing)" in text
+    assert "reads the token before and must predict the next one" not in text
+    t = translation()
+    for pos in range(1, len(t.inputs)):  # "position t reads target t − 1", 1-based
+        assert t.inputs[pos] == t.targets[pos - 1]
+
+
+def test_chapter_11_does_not_say_mqa_gqa_save_more_work():
+    # MQA and GQA leave the O(n² d) work unchanged (the source articles' table says "不变"):
+    # they do not "save more" than tiling, they save something else, the KV cache.
+    text = _text("11_long_context")
+    assert "save more" not in text
+    assert "change the model to save what tiling cannot" in text  # the introduction
+    assert "The others save what tiling cannot" in text  # the table of remedies
+
+
+def test_chapter_11_explains_the_source_articles_word_approximation():
+    text = _text("11_long_context")
+    assert "用核函数近似" in text and "does not approximate softmax at all" in text
+    # The claim behind it: positive random features (Performer) give e^{q·k} on average,
+    # while elu + 1 features give a different number.
+    rng = np.random.default_rng(0)
+    q, k = rng.normal(size=4) * 0.5, rng.normal(size=4) * 0.5
+    W = rng.normal(size=(200_000, 4))
+    phi = lambda x: np.exp(W @ x - x @ x / 2)  # noqa: E731
+    estimate = np.mean(phi(q) * phi(k))
+    assert abs(estimate / np.exp(q @ k) - 1) < 0.05
+    elu1 = lambda x: np.where(x > 0, x + 1, np.exp(np.minimum(x, 0)))  # noqa: E731
+    assert abs(elu1(q) @ elu1(k) / np.exp(q @ k) - 1) > 0.05
+
+
+def test_exp_of_a_dot_product_is_not_a_finite_sum_of_products():
+    # "e^{q·k} is not a finite sum of products of a part for i and a part for j": such a sum
+    # with M terms gives score matrices of rank ≤ M, but e^{q_i k_j} on n distinct points has rank n.
+    for n in (3, 5, 8):  # small n: the exact rank is n, and float64 still resolves it
+        x = np.linspace(-2.0, 2.0, n)
+        assert np.linalg.matrix_rank(np.exp(np.outer(x, x))) == n
+        phi = np.stack([x + 1.5, np.ones(n)], axis=1)  # any finite feature map: rank ≤ its width
+        assert np.linalg.matrix_rank(phi @ phi.T) <= 2
 
 
 # ---------------------------------------------------------------- speaker notes, chapters 10–11
