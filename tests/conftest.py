@@ -13,11 +13,17 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 # BOOK_HTML points the browser tests at another build (a helper's partial book, say).
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
+
+# Property tests check properties, not speed: Hypothesis's default 200 ms deadline per
+# example and its "too slow" health check fail a good test on a busy machine.
+settings.register_profile("attention", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("attention")
 
 sys.path.insert(0, str(BOOK))  # `import attention`, as the notebooks beside it do
 sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local server, shared with the scripts
