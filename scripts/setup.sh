@@ -72,3 +72,16 @@ EOF
     exit 1
   fi
 fi
+
+# A CJK font: without one, Chromium draws the Chinese of chapter 10 (我 爱 猫) as
+# empty boxes in the pages, the screenshots and the PDF handouts.
+if command -v fc-list >/dev/null && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; then
+  if command -v apt-get >/dev/null; then
+    echo "setup: no CJK font found; installing fonts-noto-cjk"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
+  else
+    echo "setup: warning: no CJK font found; install Noto Sans CJK so Chinese is not drawn as boxes" >&2
+  fi
+fi

@@ -114,12 +114,3 @@ def offline_page(browser):
     yield make
     for p in pages:
         p.close()
-
-
-# Property tests run beside builds and browsers on a shared 2-core machine:
-# Hypothesis's default 200 ms deadline per example turns a busy machine into a red
-# run, so the deadline is off (speed is measured by the benchmark scripts, not here).
-from hypothesis import settings as _hypothesis_settings  # noqa: E402
-
-_hypothesis_settings.register_profile("book", deadline=None)
-_hypothesis_settings.load_profile("book")

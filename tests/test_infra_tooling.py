@@ -77,3 +77,13 @@ def test_property_tests_have_no_deadline():
 
     assert settings().deadline is None
     assert HealthCheck.too_slow in settings().suppress_health_check
+
+
+def test_a_cjk_font_is_installed_for_the_browser():
+    """setup.sh installs one: without it Chromium draws chapter 10's 我 爱 猫 as boxes in pages and handouts."""
+    import shutil
+
+    if shutil.which("fc-list") is None:
+        pytest.skip("no fontconfig on this system (no Chromium either)")
+    fonts = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True, timeout=120).stdout
+    assert fonts.strip(), "no font covers Chinese: run scripts/setup.sh (it installs fonts-noto-cjk)"
