@@ -137,6 +137,13 @@ def test_page_passes_axe_in_both_modes(site, offline_page, page_path, scheme):
     page = p.page
     # The theme follows the reader's system setting until the reader picks a mode.
     assert page.evaluate("document.documentElement.dataset.theme") == scheme
+    # The colour-mode button's icons are named by book.js only once Font Awesome has
+    # swapped them (a race on a busy machine): wait for the state axe is to judge.
+    page.wait_for_function(
+        "[...document.querySelectorAll('.theme-switch-button i, .theme-switch-button svg')]"
+        ".every((e) => e.getAttribute('aria-hidden') === 'true' && !e.querySelector('title'))",
+        timeout=WAIT,
+    )
     page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     violations = page.evaluate(RUN_AXE)
     assert violations == [], f"{page_path} ({scheme}):\n" + "\n".join(violations)

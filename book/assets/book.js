@@ -92,6 +92,10 @@
   function ready() {
     fixThemeButtons();
     addExplorerSkipLink();
+    // Font Awesome swaps each <i> for an <svg> with a <title> of its own when it
+    // gets round to it, sometimes after "load": fix the buttons again after every swap.
+    document.querySelectorAll(".theme-switch-button").forEach((button) =>
+      new MutationObserver(fixThemeButtons).observe(button, { childList: true, subtree: true }));
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
