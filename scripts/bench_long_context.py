@@ -40,8 +40,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "book"))
 
-from attention.costs import format_bytes  # noqa: E402
-from attention.longcontext import compare  # noqa: E402
+from attention_steps.costs import format_bytes  # noqa: E402
+from attention_steps.longcontext import compare  # noqa: E402
 
 TARGETS = {"peak": 0.05, "time": 2.0, "clean": 120.0, "rebuild": 10.0, "chapter": 30.0}
 

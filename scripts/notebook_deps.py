@@ -5,14 +5,14 @@
     .venv/bin/python scripts/notebook_deps.py --list     # each notebook's modules and data files
 
 The book's execution cache (jupyter-cache, used by myst-nb) matches a notebook
-by its code cells only: it cannot see that `attention/figures.py` changed
+by its code cells only: it cannot see that `attention_steps/figures.py` changed
 under a notebook that imports it, and Sphinx re-reads a page only when its
 own file changed. So before each build this script works out, for every
-notebook of the book, the files of the `attention` package it runs:
+notebook of the book, the files of the `attention_steps` package it runs:
 
-- the modules its code cells import (`import attention.x`, `from attention
-  import x`, `from attention.x import y`), with their parent packages (Python
-  runs `attention/__init__.py` for any of them);
+- the modules its code cells import (`import attention_steps.x`, `from attention_steps
+  import x`, `from attention_steps.x import y`), with their parent packages (Python
+  runs `attention_steps/__init__.py` for any of them);
 - then, transitively, every module those import inside the package (relative
   and absolute imports, also inside functions); a module that imports
   dynamically (importlib, pkgutil, `__import__`) is taken to import every module
@@ -43,7 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
-PACKAGE = "attention"
+PACKAGE = "attention_steps"
 BUILD = ROOT / "_build"
 CACHE = BUILD / ".jupyter_cache"
 STATE = BUILD / ".notebook-deps.json"
@@ -52,7 +52,7 @@ DYNAMIC = re.compile(r"\bimportlib\b|\bpkgutil\b|__import__\(")
 
 # --------------------------------------------------------------------------- the package
 class Package:
-    """The modules of `book/attention`: name -> file, and what each one imports inside the package."""
+    """The modules of `book/attention_steps`: name -> file, and what each one imports inside the package."""
 
     def __init__(self, root: Path | None = None):
         root = root or BOOK / PACKAGE
@@ -114,7 +114,7 @@ class Package:
                     continue
                 found |= self.with_parents(base)
                 for alias in node.names:
-                    if f"{base}.{alias.name}" in self.files:  # `from attention import scaling_figures`
+                    if f"{base}.{alias.name}" in self.files:  # `from attention_steps import scaling_figures`
                         found.add(f"{base}.{alias.name}")
         return found
 
@@ -245,7 +245,7 @@ def record(state_path: Path | None = None) -> None:
 # Before this script, build.sh kept one hash of the whole package here and re-ran every notebook
 # when it changed. A cache made under that rule is trusted if that hash still matches.
 LEGACY = BUILD / ".core.sha256"
-LEGACY_HASH = "find book/attention -type f \\( -name '*.py' -o -name '*.js' -o -name '*.css' \\) | sort | xargs cat | sha256sum"
+LEGACY_HASH = "find book/attention_steps -type f \\( -name '*.py' -o -name '*.js' -o -name '*.css' \\) | sort | xargs cat | sha256sum"
 
 
 def _legacy_cache_is_current() -> bool:

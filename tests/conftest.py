@@ -25,7 +25,7 @@ HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 settings.register_profile("attention", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("attention")
 
-sys.path.insert(0, str(BOOK))  # `import attention`, as the notebooks beside it do
+sys.path.insert(0, str(BOOK))  # `import attention_steps`, as the notebooks beside it do
 sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local server, shared with the scripts
 
 from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention import projection, scale, scores, softmax, trace_attention
-from attention.examples import i_love, unequal_lengths
-from attention.exercises import check, solution
-from attention.exercises.ch01 import YOU
-from attention.sentence import tokenize
-from attention.notation import ORIGINAL_TRANSFORMER, LayerConfig, bmatrix, layer_shapes, notation_table
+from attention_steps import projection, scale, scores, softmax, trace_attention
+from attention_steps.examples import i_love, unequal_lengths
+from attention_steps.exercises import check, solution
+from attention_steps.exercises.ch01 import YOU
+from attention_steps.sentence import tokenize
+from attention_steps.notation import ORIGINAL_TRANSFORMER, LayerConfig, bmatrix, layer_shapes, notation_table
 from conftest import BOOK, built_page
 
 EX = i_love()
@@ -293,7 +293,7 @@ def test_intro_does_not_credit_the_transformer_with_inventing_self_attention():
 def test_pipeline_diagram_labels_one_heads_symbols_with_r():
     # inside the dashed "one head r" frame every symbol is head r's (the notation convention);
     # the diagram once showed Q = XW_Q (all heads, by the convention) with shape n × d_k
-    from attention.figures import _PIPELINE, pipeline_diagram
+    from attention_steps.figures import _PIPELINE, pipeline_diagram
 
     for key in ("Q", "K", "V", "QK", "S", "A", "Z"):
         assert "^{(r)}" in _PIPELINE[key][2], key

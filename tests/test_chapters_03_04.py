@@ -10,12 +10,12 @@ import re
 import numpy as np
 import pytest
 
-from attention import projection, scale, scores, softmax
-from attention.examples import i_love
-from attention.exercises import check, solution
-from attention.notation import bmatrix
-from attention.explorers.data import D_K_VALUES, dk_states
-from attention.scaling import STRATEGIES, saturation, score_samples, settles_below, softmax_jacobian, strategy_sweep
+from attention_steps import projection, scale, scores, softmax
+from attention_steps.examples import i_love
+from attention_steps.exercises import check, solution
+from attention_steps.notation import bmatrix
+from attention_steps.explorers.data import D_K_VALUES, dk_states
+from attention_steps.scaling import STRATEGIES, saturation, score_samples, settles_below, softmax_jacobian, strategy_sweep
 from conftest import BOOK, built_page
 
 
@@ -142,7 +142,7 @@ def test_chapter_4_source_article_rounding_note():
 
 
 def test_chapter_4_symmetry_section():
-    from attention.examples import unequal_lengths
+    from attention_steps.examples import unequal_lengths
 
     ex = i_love()
     QK_T = scores(projection(ex.X, ex.W_Q), projection(ex.X, ex.W_K))
@@ -167,7 +167,7 @@ def test_chapter_4_symmetry_section():
 
 
 def test_chapter_4_float16_overflow():
-    from attention.scaling import score_samples
+    from attention_steps.scaling import score_samples
 
     glued, _ = section(page("04_softmax"), "overflow-and-the-stable-form")
     limits = [np.log(float(np.finfo(t).max)) for t in (np.float64, np.float32, np.float16)]
@@ -191,7 +191,7 @@ def test_chapter_4_float16_overflow():
 
 
 def test_chapter_4_jacobian_derived_and_checked_by_finite_differences():
-    from attention.core import numerical_jacobian
+    from attention_steps.core import numerical_jacobian
 
     soup = page("04_softmax")
     text = soup.find("section", id="the-jacobian-how-the-weights-respond").get_text()
@@ -221,8 +221,8 @@ def test_chapter_4_saturation_with_the_chain_factor():
 
 def test_temperature_note_gradient_claims():
     # the speaker note: ‖J‖ (w.r.t. s/T) never falls as T rises; ‖J‖/T (w.r.t. s) peaks at a middle T
-    from attention.explorers.data import TEMPERATURES
-    from attention.scaling import gradient_size, with_temperature
+    from attention_steps.explorers.data import TEMPERATURES
+    from attention_steps.scaling import gradient_size, with_temperature
 
     s = np.array([2.0, 1.0, 0.5, -1.0])
     g = np.array([gradient_size(with_temperature(s, T)) for T in TEMPERATURES])
@@ -344,8 +344,8 @@ def test_chapter_4_row_totals_are_not_called_t():
 
 def test_temperature_explorer_alt_says_towards_ln_n():
     # at the hottest slider setting the entropy is still below ln n: it rises towards it, never to it
-    from attention.explorers.data import TEMPERATURES, temperature_states
-    from attention.explorers.fallback import temperature_figure
+    from attention_steps.explorers.data import TEMPERATURES, temperature_states
+    from attention_steps.explorers.fallback import temperature_figure
 
     s = np.array([2.0, 1.0, 0.5, -1.0])
     a = np.exp(s / max(TEMPERATURES)) / np.exp(s / max(TEMPERATURES)).sum()
@@ -371,7 +371,7 @@ def big_run(d_k, strategy):
 def test_chapter_3_monte_carlo_bound_is_not_rounded_down():
     """"Every estimate lies within X standard errors": X as printed must not be below the largest |z|
     (the largest is 2.01; printed to one decimal it read "within 2.0")."""
-    from attention.scaling import dot_product_variance_estimate
+    from attention_steps.scaling import dot_product_variance_estimate
 
     worst = max(abs(dot_product_variance_estimate(2**p, n_samples=20_000, seed=2**p).z) for p in range(11))
     text = section_text(page("03_scaling"), "monte-carlo-the-estimate-beside-the-theory")

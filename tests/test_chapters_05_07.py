@@ -11,10 +11,10 @@ import re
 import numpy as np
 import pytest
 
-from attention import trace_attention
-from attention.examples import i_love
-from attention.exercises import solution
-from attention.mixing import barycentric, hull_example, inside_hull, inside_value_box, latex_matrix, value_bounds
+from attention_steps import trace_attention
+from attention_steps.examples import i_love
+from attention_steps.exercises import solution
+from attention_steps.mixing import barycentric, hull_example, inside_hull, inside_value_box, latex_matrix, value_bounds
 from conftest import BOOK, built_page
 
 # The generic checker tests (every exercise) are in test_exercises.py.
@@ -76,7 +76,7 @@ def test_chapter_5_hull_check_uses_barycentric_coordinates():
 
 
 def test_chapter_5_exercise_claims():
-    from attention.exercises.ch05 import A_ROW, TARGET, V_THREE
+    from attention_steps.exercises.ch05 import A_ROW, TARGET, V_THREE
 
     z = A_ROW @ V_THREE
     assert inside_hull([z], V_THREE)[0]  # 5.2: "it lies inside the triangle"
@@ -97,7 +97,7 @@ def test_numbers_in_chapter_5_notes():
 
 
 def test_chapter_6_page_shows_the_head_width_and_the_bug():
-    from attention.heads import head_width
+    from attention_steps.heads import head_width
 
     text = _text(_page("06_multi_head"))
     assert f"= {head_width(512, 8)} dimensions" in text
@@ -105,7 +105,7 @@ def test_chapter_6_page_shows_the_head_width_and_the_bug():
 
 
 def test_chapter_7_page_shows_the_parameter_count():
-    from attention.parameters import parameter_count
+    from attention_steps.parameters import parameter_count
 
     text = _text(_page("07_output_projection"))
     assert f"{parameter_count(512, 8).weights:,} weights in all" in text
@@ -126,9 +126,9 @@ def _notes(name: str) -> str:
 
 
 def test_chapter_6_speaker_notes_quote_the_core():
-    from attention.explorers.data import HEAD_COUNTS
-    from attention.explorers import heads_explorer
-    from attention.notation import ORIGINAL_TRANSFORMER, layer_shapes
+    from attention_steps.explorers.data import HEAD_COUNTS
+    from attention_steps.explorers import heads_explorer
+    from attention_steps.notation import ORIGINAL_TRANSFORMER, layer_shapes
 
     notes = _notes("06_multi_head")
     explorer = heads_explorer(figure=False)
@@ -144,7 +144,7 @@ def test_chapter_6_speaker_notes_quote_the_core():
 
 
 def test_chapter_6_page_counts_heads_from_one_and_quotes_the_bug_at_paper_size():
-    from attention.heads import scaling_bug_at_size, small_layer
+    from attention_steps.heads import scaling_bug_at_size, small_layer
 
     text = _text(_page("06_multi_head"))
     layer = small_layer()
@@ -160,7 +160,7 @@ def test_chapter_6_page_counts_heads_from_one_and_quotes_the_bug_at_paper_size()
 
 
 def test_bug_shrinks_the_score_spread_by_exactly_one_over_sqrt_h():
-    from attention.heads import scaling_bug_at_size
+    from attention_steps.heads import scaling_bug_at_size
 
     for h in (2, 4, 8, 16):
         big = scaling_bug_at_size(512, h)
@@ -168,7 +168,7 @@ def test_bug_shrinks_the_score_spread_by_exactly_one_over_sqrt_h():
 
 
 def test_bert_and_the_original_transformer_have_the_same_head_width():
-    from attention.heads import head_width
+    from attention_steps.heads import head_width
 
     assert head_width(768, 12) == head_width(512, 8) == solution("6.1")  # the solution's "the same head width"
 
@@ -184,7 +184,7 @@ def test_chapter_7_page_writes_head_blocks_with_a_superscript():
 
 def test_chapter_7_gives_w_v_its_own_width():
     # W_V is d_model × h·d_v, not h·d_k: the page said "W_Q, W_K, W_V (each d_model × h d_k)"
-    from attention.notation import LayerConfig, random_layer
+    from attention_steps.notation import LayerConfig, random_layer
 
     w = random_layer(LayerConfig(d_model=12, num_heads=3), n=2)
     assert w["W_V"].shape[1] == 3 * 4 and w["W_O"].shape[0] == w["W_V"].shape[1]

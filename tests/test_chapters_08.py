@@ -8,11 +8,11 @@ import re
 
 import numpy as np
 
-from attention import permutation_equivariance, trace_attention
-from attention.costs import SEED_LENGTHS, memory_table, stage_costs
-from attention.exercises import check
-from attention.exercises import ch08
-from attention.sentence import (HEAD_NAMES, NUM_HEADS, embed, shuffled_words_change, sentence_trace, tokenize,
+from attention_steps import permutation_equivariance, trace_attention
+from attention_steps.costs import SEED_LENGTHS, memory_table, stage_costs
+from attention_steps.exercises import check
+from attention_steps.exercises import ch08
+from attention_steps.sentence import (HEAD_NAMES, NUM_HEADS, embed, shuffled_words_change, sentence_trace, tokenize,
                                 weights, without_position)
 from conftest import built_page
 
@@ -81,7 +81,7 @@ def test_page_shows_the_memory_table_computed_by_costs():
 def test_page_shows_the_stage_costs():
     rows = table_rows(page_text())
     counts = {r[0]: r[-1] for r in rows if r}
-    from attention.costs import format_count
+    from attention_steps.costs import format_count
 
     for stage in stage_costs(4096, 512):
         expected = format_count(stage.count) + ("" if stage.kind == "multiply-adds" else " (elementwise)")

@@ -9,13 +9,13 @@ import re
 
 import numpy as np
 
-from attention import causal_mask, trace_attention
-from attention.examples import translation
-from attention.exercises import check, solution
-from attention.exercises.ch11 import EX_SCORES
-from attention.masks import masked_softmax
-from attention.sentence import NUM_HEADS, embed, tokenize, weights
-from attention.tiled import online_softmax_steps
+from attention_steps import causal_mask, trace_attention
+from attention_steps.examples import translation
+from attention_steps.exercises import check, solution
+from attention_steps.exercises.ch11 import EX_SCORES
+from attention_steps.masks import masked_softmax
+from attention_steps.sentence import NUM_HEADS, embed, tokenize, weights
+from attention_steps.tiled import online_softmax_steps
 from conftest import BOOK, built_page
 
 # The generic checker tests (every exercise) are in test_exercises.py; these are
@@ -23,8 +23,8 @@ from conftest import BOOK, built_page
 
 
 def test_9_1_forgetting_the_mask_is_caught_on_the_upper_triangle():
-    from attention import softmax
-    from attention.exercises.ch09 import EX1_S
+    from attention_steps import softmax
+    from attention_steps.exercises.ch09 import EX1_S
 
     feedback = check("9.1", softmax(EX1_S))  # the plain softmax, no mask
     assert not feedback.ok
@@ -53,7 +53,7 @@ def test_11_1_forgetting_to_rescale_is_caught():
 def test_an_empty_mask_row_is_named_by_index_and_by_token_number():
     import pytest
 
-    from attention import scaled_dot_product_attention
+    from attention_steps import scaled_dot_product_attention
 
     bad = causal_mask(3)
     bad[1] = False
@@ -64,7 +64,7 @@ def test_an_empty_mask_row_is_named_by_index_and_by_token_number():
 def test_a_large_negative_score_gives_the_same_weights_as_minus_infinity():
     # chapter 9: "real implementations often use a very large negative number instead; the weight is
     # then 0 to every digit a float can hold"
-    from attention import softmax
+    from attention_steps import softmax
 
     S = np.array([[0.3, 2.0, -1.0], [1.5, 0.2, 0.7], [2.0, 0.0, 1.0]])
     keep = causal_mask(3)
@@ -213,7 +213,7 @@ def _checked_note_lines() -> dict[str, set[str]]:
     ex1 = " + ".join(_e(x, ex[0].m) for x in EX_SCORES[:2])
     ex2 = " + ".join(_e(x, ex[1].m) for x in EX_SCORES[2:])
     assert ex[1].m > ex[0].m
-    from attention.exercises.ch11 import EX_B, EX_N
+    from attention_steps.exercises.ch11 import EX_B, EX_N
 
     return {
         "11_long_context": {

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import reference
-from attention import (
+from attention_steps import (
     multi_head_attention,
     permutation_equivariance,
     projection,
@@ -22,8 +22,8 @@ from attention import (
     trace_attention,
     weighted_sum,
 )
-from attention.core import numerical_jacobian
-from attention.examples import i_love
+from attention_steps.core import numerical_jacobian
+from attention_steps.examples import i_love
 
 # ---------------------------------------------------------------- the source article's "I love" example
 SEED = {  # as printed in the source article (shared/seeds/001), with the number of decimals it prints

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attention import trace_attention
-from attention.costs import (
+from attention_steps import trace_attention
+from attention_steps.costs import (
     PRECISIONS,
     SEED_LENGTHS,
     attention_bytes,
@@ -182,7 +182,7 @@ def test_bad_input_gives_a_clear_error(call, error, words):
 
 
 def test_stages_markdown_lists_every_stage():
-    from attention.costs import stages_markdown
+    from attention_steps.costs import stages_markdown
 
     md = stages_markdown(stage_costs(4096, 512))
     assert "| scores QKᵀ | O(n²·d) | 8.59B |" in md

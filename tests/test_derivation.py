@@ -9,7 +9,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention import derivation as dv
+from attention_steps import derivation as dv
 
 
 @pytest.fixture(scope="module")

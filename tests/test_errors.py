@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention import multi_head_attention, projection, scale, scaled_dot_product_attention, scores, softmax
+from attention_steps import multi_head_attention, projection, scale, scaled_dot_product_attention, scores, softmax
 
 rng = np.random.default_rng(0)
 Q, K, V = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))

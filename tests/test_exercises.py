@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention.exercises import check, registry, solution
+from attention_steps.exercises import check, registry, solution
 
 EXERCISES = sorted(registry(), key=lambda i: [int(part) for part in i.split(".")])
 

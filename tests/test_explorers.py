@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 import traitlets
 
-from attention import trace_attention
-from attention.explorers import (
+from attention_steps import trace_attention
+from attention_steps.explorers import (
     DkExplorer,
     data,
     dk_explorer,
@@ -25,10 +25,10 @@ from attention.explorers import (
     temperature_explorer,
     who_attends_explorer,
 )
-from attention.explorers.fallback import dk_figure, heads_figure, temperature_figure, who_attends_figure
-from attention.heads import small_layer
-from attention.scaling import divisor, entropy, gradient_size, histogram, raw_gradient_size, saturation, score_samples, with_temperature
-from attention.sentence import sentence_trace
+from attention_steps.explorers.fallback import dk_figure, heads_figure, temperature_figure, who_attends_figure
+from attention_steps.heads import small_layer
+from attention_steps.scaling import divisor, entropy, gradient_size, histogram, raw_gradient_size, saturation, score_samples, with_temperature
+from attention_steps.sentence import sentence_trace
 from conftest import HTML, TIMEOUT_MS
 
 ROUNDING = 0.5e-6 + 1e-12  # the states keep 6 decimals (a tie rounds either way)

@@ -36,7 +36,7 @@ PACKAGE = {
     "core.py": "from ._validate import check\n\ndef attend():\n    return 1\n",
     "_validate.py": "def check():\n    pass\n",
     "figures.py": "from . import core\nX = 1\n",
-    "mixing.py": "def g():\n    from attention.figures import X  # imported inside a function\n    return X\n",
+    "mixing.py": "def g():\n    from attention_steps.figures import X  # imported inside a function\n    return X\n",
     "lonely.py": "Y = 2\n",
     "exercises/__init__.py": "import importlib\nimport pkgutil\n\nfor m in pkgutil.iter_modules(__path__):\n"
                              "    importlib.import_module(f'{__name__}.{m.name}')\n",
@@ -52,12 +52,12 @@ PACKAGE = {
 def repo(tmp_path, monkeypatch):
     """A repository with a package like the book's and three notebooks; notebook_deps pointed at it."""
     for name, text in PACKAGE.items():
-        path = tmp_path / "book" / "attention" / name
+        path = tmp_path / "book" / "attention_steps" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
-    notebook(tmp_path / "book" / "a.ipynb", "%matplotlib inline\nfrom attention import attend\nattend()")
-    notebook(tmp_path / "book" / "b.ipynb", "!echo shell line\nfrom attention.explorers import W")
-    notebook(tmp_path / "book" / "c.ipynb", "from attention import lonely", "from attention.exercises import ch01")
+    notebook(tmp_path / "book" / "a.ipynb", "%matplotlib inline\nfrom attention_steps import attend\nattend()")
+    notebook(tmp_path / "book" / "b.ipynb", "!echo shell line\nfrom attention_steps.explorers import W")
+    notebook(tmp_path / "book" / "c.ipynb", "from attention_steps import lonely", "from attention_steps.exercises import ch01")
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/a\nchapters:\n- file: book/b\n- file: book/c\n")
     build = tmp_path / "_build"
     for name, value in [("ROOT", tmp_path), ("BOOK", tmp_path / "book"), ("BUILD", build),
@@ -68,13 +68,13 @@ def repo(tmp_path, monkeypatch):
 
 
 def deps(repo) -> dict[str, set[str]]:
-    return {Path(nb).stem: {f.relative_to(repo / "book" / "attention").as_posix() for f in files}
+    return {Path(nb).stem: {f.relative_to(repo / "book" / "attention_steps").as_posix() for f in files}
             for nb, files in notebook_deps.dependencies().items()}  # fmt: skip
 
 
 def test_a_notebook_depends_on_what_it_imports_and_what_that_imports(repo):
     d = deps(repo)
-    assert d["a"] == {"__init__.py", "core.py", "_validate.py"}  # `from attention import` runs __init__
+    assert d["a"] == {"__init__.py", "core.py", "_validate.py"}  # `from attention_steps import` runs __init__
     assert d["b"] == d["a"] | {"explorers/__init__.py", "explorers/widgets.py", "explorers/js/dk.js", "explorers/style.css"}
     # lonely.py; the exercises package imports every module in it (pkgutil), ch01 imports ..mixing,
     # which imports figures inside a function, which imports core.
@@ -118,7 +118,7 @@ def built(repo):
 ])  # fmt: skip
 def test_only_notebooks_that_import_a_changed_module_run_again(built, edit, runs_again):
     if edit:
-        with open(built / "book" / "attention" / edit, "a") as f:
+        with open(built / "book" / "attention_steps" / edit, "a") as f:
             f.write("\n# edited\n")
     again = notebook_deps.invalidate()
     assert [Path(nb).stem for nb in again] == runs_again
@@ -152,7 +152,7 @@ def test_the_static_dependencies_cover_every_module_the_notebook_loads(path):
         except SyntaxError:
             continue
         imports += [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    program = "\n".join(imports) + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'attention')))"
+    program = "\n".join(imports) + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'attention_steps')))"
     done = subprocess.run([sys.executable, "-c", program], cwd=BOOK, capture_output=True, text=True, timeout=600,
                           env={**os.environ, "MPLBACKEND": "Agg"})  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
@@ -166,7 +166,7 @@ def test_the_static_dependencies_cover_every_module_the_notebook_loads(path):
 @pytest.fixture
 def book_repo(tmp_path, monkeypatch):
     for name, text in [("_config.yml", "title: x\n"), ("_toc.yml", "format: jb-book\nroot: book/intro\n"),
-                       ("scripts/build.sh", "echo\n"), ("book/intro.ipynb", "{}"), ("book/attention/core.py", "X = 1\n"),
+                       ("scripts/build.sh", "echo\n"), ("book/intro.ipynb", "{}"), ("book/attention_steps/core.py", "X = 1\n"),
                        ("_build/vendor/book/mathjax.js", "//\n"), ("_build/html/index.html", "<html>"),
                        ("_build/html/book/intro.html", "<html>")]:  # fmt: skip
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -178,7 +178,7 @@ def book_repo(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("change", [
     lambda r: (r / "book" / "intro.ipynb").write_text('{"changed": 1}'),
-    lambda r: (r / "book" / "attention" / "core.py").write_text("X = 2\n"),
+    lambda r: (r / "book" / "attention_steps" / "core.py").write_text("X = 2\n"),
     lambda r: (r / "book" / "_ext").mkdir() or (r / "book" / "_ext" / "new.py").write_text(""),
     lambda r: (r / "_config.yml").write_text("title: y\n"),
     lambda r: (r / "_build" / "vendor" / "book" / "mathjax.js").write_text("// a newer one\n"),

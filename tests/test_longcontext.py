@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention import causal_mask, multi_head_attention, scaled_dot_product_attention
-from attention.costs import attention_bytes, format_bytes
-from attention.kv_cache import (
+from attention_steps import causal_mask, multi_head_attention, scaled_dot_product_attention
+from attention_steps.costs import attention_bytes, format_bytes
+from attention_steps.kv_cache import (
     SEVEN_B,
     ModelShape,
     grouped_query_attention,
@@ -21,9 +21,9 @@ from attention.kv_cache import (
     kv_cache_markdown,
     kv_cache_table,
 )
-from attention.longcontext import peak_bytes, random_qkv
-from attention.longcontext_figures import mask_pattern, weights_side_by_side
-from attention.sparse_linear import (
+from attention_steps.longcontext import peak_bytes, random_qkv
+from attention_steps.longcontext_figures import mask_pattern, weights_side_by_side
+from attention_steps.sparse_linear import (
     default_stride,
     elu_plus_one,
     linear_attention,
@@ -93,7 +93,7 @@ def test_gqa_is_mha_with_each_kv_head_repeated(heads, n, seed):
     # Repeat each key/value head's columns h/g times: ordinary multi-head attention gives the same.
     group = h // g
     cols = [c for r in range(h) for c in range((r // group) * d_k, (r // group + 1) * d_k)]
-    from attention import trace_attention
+    from attention_steps import trace_attention
 
     t = trace_attention(X, W_Q, W_K[:, cols], W_V[:, cols], W_O, num_heads=h)
     np.testing.assert_allclose(out.Y, t.Y, atol=1e-12)

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import reference
-from attention import concat_heads, scale, scores, softmax, split_heads, trace_attention
-from attention.examples import i_love
-from attention.heads import (
+from attention_steps import concat_heads, scale, scores, softmax, split_heads, trace_attention
+from attention_steps.examples import i_love
+from attention_steps.heads import (
     head_contributions,
     head_width,
     output_blocks,
@@ -21,7 +21,7 @@ from attention.heads import (
     small_layer,
     weights_with_sqrt_d_model_bug,
 )
-from attention.mixing import (
+from attention_steps.mixing import (
     barycentric,
     contributions,
     convex_weights,
@@ -240,7 +240,7 @@ def test_head_figures_number_columns_and_rows_from_one_like_the_text():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from attention.figures import head_bands, stacked_parts
+    from attention_steps.figures import head_bands, stacked_parts
 
     layer = small_layer()
     Q = layer.X @ layer.W_Q
@@ -257,7 +257,7 @@ def test_head_figures_number_columns_and_rows_from_one_like_the_text():
 def test_split_heads_gives_head_r_the_columns_its_docstrings_name():
     # the docstrings said "head r gets columns [r·d, (r+1)·d)", 0-based r, against the book's
     # convention (head r = 1 … h is code index r − 1)
-    from attention import multi_head_attention
+    from attention_steps import multi_head_attention
 
     M = np.arange(6 * 12, dtype=float).reshape(6, 12)
     h, d = 3, 4

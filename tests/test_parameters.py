@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attention import multi_head_attention
-from attention.heads import small_layer
-from attention.parameters import count_entries, parameter_count
+from attention_steps import multi_head_attention
+from attention_steps.heads import small_layer
+from attention_steps.parameters import count_entries, parameter_count
 
 
 def test_original_transformer_layer_has_four_d_model_squared_weights():

@@ -1,4 +1,4 @@
-"""attention.scaling: the statistics behind the scaling and softmax chapters and the explorers."""
+"""attention_steps.scaling: the statistics behind the scaling and softmax chapters and the explorers."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention import softmax
-from attention.scaling import (
+from attention_steps import softmax
+from attention_steps.scaling import (
     STRATEGIES,
     divisor,
     dot_product_variance_estimate,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention import multi_head_attention, trace_attention
-from attention.sentence import (
+from attention_steps import multi_head_attention, trace_attention
+from attention_steps.sentence import (
     COLUMNS,
     D_MODEL,
     HEAD_NAMES,

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention import projection, scale, scores, softmax, trace_attention
-from attention.examples import i_love, unequal_lengths
-from attention.symmetry import asymmetry, bilinear_form, row_totals, two_token_gaps
+from attention_steps import projection, scale, scores, softmax, trace_attention
+from attention_steps.examples import i_love, unequal_lengths
+from attention_steps.symmetry import asymmetry, bilinear_form, row_totals, two_token_gaps
 
 finite = st.floats(-6, 6, allow_nan=False, allow_infinity=False)
 

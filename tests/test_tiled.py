@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference
-from attention import causal_mask, scaled_dot_product_attention, softmax, tiled_attention, weighted_sum
-from attention.masks import masked_scores, masked_softmax, random_mask
-from attention.tiled import (
+from attention_steps import causal_mask, scaled_dot_product_attention, softmax, tiled_attention, weighted_sum
+from attention_steps.masks import masked_scores, masked_softmax, random_mask
+from attention_steps.tiled import (
     SoftmaxState,
     finish,
     online_softmax,
@@ -302,7 +302,7 @@ def test_state_is_a_plain_record():
 
 # ---------------------------------------------------------------- the measuring helpers (no timing asserted)
 def test_compare_measures_both_and_agrees():
-    from attention.longcontext import compare, comparison_markdown
+    from attention_steps.longcontext import compare, comparison_markdown
 
     row = compare(256, d=16, block_size=32, repeat=1)
     assert row.max_difference < TOL

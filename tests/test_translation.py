@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention import causal_mask, trace_attention
-from attention.examples import END, START, shift_right, translation
-from attention.exercises import check, solution
+from attention_steps import causal_mask, trace_attention
+from attention_steps.examples import END, START, shift_right, translation
+from attention_steps.exercises import check, solution
 
 T = translation()
 

@@ -1,6 +1,6 @@
 // attention-explorer: dk  (the browser tests find this explorer's page by this line)
 // d_k and softmax saturation (chapter 3). Traits: data (every state, from
-// attention.explorers.data.dk_states), d_k_index, strategy.
+// attention_steps.explorers.data.dk_states), d_k_index, strategy.
 
 const STYLE = {
   none: { colour: "vermillion", dash: "" },

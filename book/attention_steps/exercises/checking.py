@@ -1,4 +1,4 @@
-"""The checking machinery behind `attention.exercises.check`."""
+"""The checking machinery behind `attention_steps.exercises.check`."""
 
 from __future__ import annotations
 

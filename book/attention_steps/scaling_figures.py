@@ -1,8 +1,8 @@
 """Figures and tables for the scaling (3) and softmax (4) chapters.
 
-Every function takes numbers computed by `attention.scaling` / the core and
+Every function takes numbers computed by `attention_steps.scaling` / the core and
 returns a matplotlib Figure (or a Markdown string), so the notebooks only call
-and show. Colours and sizes follow `attention.figures` (≤ 6.4 in wide).
+and show. Colours and sizes follow `attention_steps.figures` (≤ 6.4 in wide).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 // attention-explorer: who-attends  (the browser tests find this explorer's page by this line)
 // Who attends to whom (chapter 8). Traits: data (every head's weights, from
-// attention.explorers.data.who_attends_states), token (the chosen query).
+// attention_steps.explorers.data.who_attends_states), token (the chosen query).
 
 function render({ model, el }) {
   const data = model.get("data");

@@ -4,7 +4,7 @@
 (`multi_head_attention`, the chapters, figures, widgets and slides) reads its
 result by name instead of recomputing.
 
-Notation (the book's, see `attention.notation`): a symbol without a superscript
+Notation (the book's, see `attention_steps.notation`): a symbol without a superscript
 is the whole layer (W_Q, Q, A, …: all heads); head r's is W_Q⁽ʳ⁾, Q⁽ʳ⁾, A⁽ʳ⁾,
 Z⁽ʳ⁾; Z_cat = [Z⁽¹⁾ … Z⁽ʰ⁾]. The maths counts from 1 (tokens x_1 … x_n, heads
 r = 1 … h); Python counts from 0, so head r is `trace.head(r - 1)` and a_ij is

@@ -1,6 +1,6 @@
 // attention-explorer: heads  (the browser tests find this explorer's page by this line)
 // Heads (chapter 6). Traits: data (every state, from
-// attention.explorers.data.heads_states), h_index.
+// attention_steps.explorers.data.heads_states), h_index.
 
 function render({ model, el }) {
   const data = model.get("data");

@@ -1,6 +1,6 @@
 // attention-explorer: temperature  (the browser tests find this explorer's page by this line)
 // Temperature (chapter 4). Traits: data (every state, from
-// attention.explorers.data.temperature_states), temperature_index.
+// attention_steps.explorers.data.temperature_states), temperature_index.
 
 function render({ model, el }) {
   const data = model.get("data");

@@ -10,7 +10,7 @@ from the previous ones by three rules written as code below:
 - independence: E[∏ x^p] = ∏ E[x^p] for independent x;
 - moments:      E[x] = μ,  E[x²] = σ² + μ².
 
-    from attention.derivation import derivation
+    from attention_steps.derivation import derivation
     d = derivation()
     for step in d.steps:
         print(step.reason, step.latex())

@@ -1,7 +1,7 @@
 """Check-yourself exercises: the reader writes an answer, a checker says what is
 right or wrong (which entry is off, by how much, a hint), never a bare assert.
 
-    from attention.exercises import check
+    from attention_steps.exercises import check
     check("1.1", my_Q)
 
 Each chapter registers its exercises in its own module (ch01.py, ...): an
