@@ -27,16 +27,9 @@ settings.load_profile("attention")
 
 sys.path.insert(0, str(BOOK))  # `import attention_steps`, as the notebooks beside it do
 sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local server, shared with the scripts
+sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: the one reader of built pages
 
 from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401
-
-
-def built_page(name: str) -> str:
-    """The HTML of the built chapter page book/<name>.html; skips the test if it is not built."""
-    path = HTML / "book" / f"{name}.html"
-    if not path.exists():
-        pytest.skip(f"{path} is not built")
-    return path.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

@@ -109,7 +109,7 @@ def test_the_command_line_reports_the_error_and_fails(tmp_path):
 
 
 # --------------------------------------------------------------------------- one finder, generous waits
-BROWSER_CODE = sorted([*(ROOT / "tests").glob("*.py"), *(ROOT / "scripts").glob("*.py")])
+BROWSER_CODE = sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "scripts").rglob("*.py")])  # tests/pages/ too
 
 
 @pytest.mark.parametrize("path", BROWSER_CODE, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -1,0 +1,73 @@
+"""The introduction: its built page (the notation table, the pipeline diagram, the
+index convention) and its speaker notes."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+from reader import notes, page, prose
+
+from attention_steps import trace_attention
+from attention_steps.examples import i_love
+from attention_steps.notation import ORIGINAL_TRANSFORMER, layer_shapes
+from attention_steps.sentence import tokenize
+from conftest import BOOK
+
+EX = i_love()
+
+
+def test_intro_does_not_credit_the_transformer_with_inventing_self_attention():
+    # self-attention predates the Transformer paper, which introduced the architecture
+    text = page("intro").text
+    assert "that introduced it to" not in text and "that introduced the architecture" in text
+
+
+def test_pipeline_diagram_labels_one_heads_symbols_with_r():
+    # inside the dashed "one head r" frame every symbol is head r's (the notation convention);
+    # the diagram once showed Q = XW_Q (all heads, by the convention) with shape n × d_k
+    from attention_steps.figures import _PIPELINE, pipeline_diagram
+
+    for key in ("Q", "K", "V", "QK", "S", "A", "Z"):
+        assert "^{(r)}" in _PIPELINE[key][2], key
+    for key in ("X", "Zcat", "Y"):
+        assert "(r)" not in _PIPELINE[key][2], key
+    pipeline_diagram()
+    assert "Q^(r) = X W_Q^(r)" in page("intro").section("the-whole-computation-in-one-picture").html
+
+
+def test_intro_shows_the_measured_notation():
+    section = page("intro").section("notation")
+    shapes = layer_shapes(ORIGINAL_TRANSFORMER, n=len(tokenize()))  # the sentence's tokens
+    for key in ("X", "W_Q", "W_Q⁽ʳ⁾", "Q", "Q⁽ʳ⁾", "QKᵀ⁽ʳ⁾", "Z⁽ʳ⁾", "Z_cat", "W_O", "W_O⁽ʳ⁾", "Y"):
+        assert " × ".join(map(str, shapes[key])) in section.text, key
+    assert "without a superscript is the whole layer" in section.text  # the conventions, under the table
+    cfg = ORIGINAL_TRANSFORMER
+    assert section.glued == [str(cfg.d_model), str(cfg.num_heads), str(cfg.d_k), str(shapes["n"][0])]
+
+
+def test_intro_states_prerequisites_and_index_convention():
+    text = page("intro").text
+    for word in ("matrix product", "expectation", "variance", "independence"):
+        assert word in text, word
+    assert "A[i-1, j-1]" in text and "t.head(r-1)" in text
+    # the code convention the text states: a_ij is A[i-1, j-1], head r is t.head(r-1)
+    t = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)
+    i, j, r = 2, 1, 1
+    assert t.head(r - 1).A[i - 1, j - 1] == t.A[r - 1][1, 0]
+
+
+def test_numbers_in_the_intro_notes():
+    cfg = ORIGINAL_TRANSFORMER
+    text = notes("intro")
+    assert f"{cfg.d_model} / {cfg.num_heads} = {cfg.d_k}" in text and cfg.d_model // cfg.num_heads == cfg.d_k
+    assert f"Two tokens, d_k = {EX.W_Q.shape[1]}" in text and EX.X.shape[0] == 2
+
+
+def test_intro_counts_seven_stage_chapters():
+    toc = yaml.safe_load((BOOK.parent / "_toc.yml").read_text(encoding="utf-8"))
+    stages = next(part for part in toc["parts"] if part["caption"] == "The seven stages")
+    assert len(stages["chapters"]) == 7
+    text = "\n".join(prose("intro") + [notes("intro")])
+    assert "seven short chapters" in text and "seven stages" in text
+    assert len(re.findall(r"^\d\. \{doc\}`0[1-7]_", text, flags=re.M)) == 7  # "One chapter per stage"
