@@ -32,6 +32,16 @@ sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: 
 from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401
 
 
+def assert_raises_naming(call, error, words):
+    """call() raises `error` whose message contains every one of `words` (a clear error names
+    the argument, the shapes and what was expected)."""
+    with pytest.raises(error) as info:
+        call()
+    message = str(info.value)
+    for word in words:
+        assert word in message, f"{word!r} missing from: {message}"
+
+
 @pytest.fixture(scope="session")
 def site():
     """Base URL of the built book, served locally."""

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from attention_steps import multi_head_attention, projection, scale, scaled_dot_product_attention, scores, softmax
+from conftest import assert_raises_naming
 
 rng = np.random.default_rng(0)
 Q, K, V = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))
@@ -54,11 +55,7 @@ CASES = [
 
 @pytest.mark.parametrize("call, error, words", CASES, ids=[" ".join(c[2][:2]) for c in CASES])
 def test_bad_input_gives_a_clear_error(call, error, words):
-    with pytest.raises(error) as info:
-        call()
-    message = str(info.value)
-    for word in words:
-        assert word in message, f"{word!r} missing from: {message}"
+    assert_raises_naming(call, error, words)
 
 
 def test_no_input_that_passes_the_checks_gives_nan():

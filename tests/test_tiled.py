@@ -22,6 +22,7 @@ from attention_steps.tiled import (
     start,
     update,
 )
+from conftest import assert_raises_naming
 
 TOL = 1e-12
 
@@ -287,11 +288,7 @@ BAD = [
 
 @pytest.mark.parametrize("call, error, words", BAD)
 def test_bad_input_names_the_argument(call, error, words):
-    with pytest.raises(error) as info:
-        call()
-    message = str(info.value)
-    for word in words:
-        assert word in message, f"{word!r} missing from: {message}"
+    assert_raises_naming(call, error, words)
 
 
 def test_state_is_a_plain_record():
