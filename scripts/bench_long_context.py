@@ -68,7 +68,7 @@ def attention_table(ns, d: int, block_size: int, repeat: int) -> tuple[str, list
         rows.append(row)
         print(f"  n = {n:>5}: naive {row.naive.seconds:.3f} s, tiled {row.tiled.seconds:.3f} s", file=sys.stderr)
     lines = [
-        f"| n | naive time (s) | tiled time (s) | tiled / naive time | naive peak | tiled peak | tiled / naive peak |",
+        "| n | naive time (s) | tiled time (s) | tiled / naive time | naive peak | tiled peak | tiled / naive peak |",
         "|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:

@@ -46,7 +46,7 @@ def multi_head(X, W_Q, W_K, W_V, W_O, h, X_kv=None):
     Z_cat = [[] for _ in X]
     heads_A = []
     for r in range(h):
-        cols = lambda M, d: [row[r * d : (r + 1) * d] for row in M]  # noqa: E731
+        cols = lambda M, d, r=r: [row[r * d : (r + 1) * d] for row in M]  # noqa: E731
         Z_r, A_r = attention_rows(cols(Q, d_k), cols(K, d_k), cols(V, d_v))
         heads_A.append(A_r)
         for i, z in enumerate(Z_r):

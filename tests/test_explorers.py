@@ -27,7 +27,16 @@ from attention_steps.explorers import (
 )
 from attention_steps.explorers.fallback import dk_figure, heads_figure, temperature_figure, who_attends_figure
 from attention_steps.heads import small_layer
-from attention_steps.scaling import divisor, entropy, gradient_size, histogram, raw_gradient_size, saturation, score_samples, with_temperature
+from attention_steps.scaling import (
+    divisor,
+    entropy,
+    gradient_size,
+    histogram,
+    raw_gradient_size,
+    saturation,
+    score_samples,
+    with_temperature,
+)
 from attention_steps.sentence import sentence_trace
 from conftest import HTML, TIMEOUT_MS
 

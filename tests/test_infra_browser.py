@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
 import browser as finder
+from conftest import ROOT
 
 
 def fake(path: Path, version: str = "Chromium 123.0.6312.0 built on Debian", code: int = 0, body: str = "") -> str:

@@ -14,12 +14,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import BOOK, ROOT
-
 import book_fingerprint
 import build_handouts
 import build_slides
 import notebook_deps
+from conftest import BOOK, ROOT
 
 
 # --------------------------------------------------------------------------- a small repository

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
-
 import check_requirements
+from conftest import ROOT
 
 BIN = Path(sys.executable).parent  # the environment the tests run in (.venv)
 

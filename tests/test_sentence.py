@@ -85,7 +85,7 @@ def test_our_head_does_not_read_tired_it_still_picks_animal_for_wide():
 
 def test_head_numbers_in_the_text_are_code_index_plus_one():
     _, t = sentence_trace()
-    for index, name in enumerate(HEAD_NAMES):
+    for index in range(len(HEAD_NAMES)):
         assert t.head(index).r == index + 1
         np.testing.assert_array_equal(t[f"A^({index + 1})"], t.head(index).A)
 

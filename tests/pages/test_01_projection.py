@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reader import notes, page, prose, tex
 
 from attention_steps import projection, scale, scores, softmax
 from attention_steps.examples import i_love
 from attention_steps.notation import ORIGINAL_TRANSFORMER
+from reader import notes, page, prose, tex
 
 EX = i_love()
 ARTICLE_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in the source article (shared/seeds/001)

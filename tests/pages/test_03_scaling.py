@@ -9,13 +9,13 @@ import re
 
 import numpy as np
 import pytest
-from reader import code, note_cells, page, prose
 
 from attention_steps import softmax, trace_attention
 from attention_steps.examples import i_love
 from attention_steps.explorers.data import D_K_VALUES, dk_states
 from attention_steps.notation import bmatrix
 from attention_steps.scaling import STRATEGIES, saturation, score_samples, settles_below, strategy_sweep
+from reader import code, note_cells, page, prose
 
 EX = i_love()
 S = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V).head(0).S  # the source article's scaled scores

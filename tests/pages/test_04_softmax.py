@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reader import notes, page
 
 from attention_steps import projection, scores, softmax, trace_attention
 from attention_steps.examples import i_love
 from attention_steps.notation import bmatrix
 from attention_steps.scaling import softmax_jacobian
+from reader import notes, page
 
 EX = i_love()
 _HEAD = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V).head(0)

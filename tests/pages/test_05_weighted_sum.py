@@ -5,12 +5,12 @@ notes' numbers agree with the core."""
 from __future__ import annotations
 
 import numpy as np
-from reader import notes, page
 
 from attention_steps import trace_attention
 from attention_steps.examples import i_love
 from attention_steps.exercises import solution
 from attention_steps.mixing import barycentric, hull_example, inside_hull, inside_value_box, latex_matrix, value_bounds
+from reader import notes, page
 
 EX = i_love()
 T = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)

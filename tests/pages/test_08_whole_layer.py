@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from reader import page, source
 
 from attention_steps import permutation_equivariance, trace_attention
 from attention_steps.costs import SEED_LENGTHS, memory_table, stage_costs
@@ -22,6 +21,7 @@ from attention_steps.sentence import (
     weights,
     without_position,
 )
+from reader import page, source
 
 
 def page_text() -> str:

@@ -4,10 +4,9 @@ state no number a test does not check."""
 
 from __future__ import annotations
 
-from reader import page, unchecked_note_lines
-
 from attention_steps import trace_attention
 from attention_steps.examples import translation
+from reader import page, unchecked_note_lines
 
 
 def test_chapter_10_page_shows_the_cross_attention_weights():

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from reader import code, note_lines, page, unchecked_note_lines
 
 from attention_steps.exercises.ch11 import EX_B, EX_N, EX_SCORES
 from attention_steps.tiled import online_softmax_steps
+from reader import code, note_lines, page, unchecked_note_lines
 
 
 def test_chapter_11_page_shows_the_walk_through():

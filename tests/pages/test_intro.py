@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 
 import yaml
-from reader import notes, page, prose
 
 from attention_steps import trace_attention
 from attention_steps.examples import i_love
 from attention_steps.notation import ORIGINAL_TRANSFORMER, layer_shapes
 from attention_steps.sentence import tokenize
 from conftest import BOOK
+from reader import notes, page, prose
 
 EX = i_love()
 
