@@ -80,18 +80,16 @@ class OfflinePage:
         self.problems: list[str] = []
         self.context.route("**/*", self._route)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on(
-            "console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}")
-        )
+        self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
         self.page.on(
             "requestfailed",
-            lambda r: self.problems.append(f"failed to load {r.url}: {r.failure}")
-            if urlparse(r.url).hostname == "127.0.0.1"
-            else None,
+            lambda r: (
+                self.problems.append(f"failed to load {r.url}: {r.failure}")
+                if urlparse(r.url).hostname == "127.0.0.1"
+                else None
+            ),
         )
-        self.page.on(
-            "response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status} for {r.url}")
-        )
+        self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status} for {r.url}"))
 
     def _route(self, route):
         url = route.request.url

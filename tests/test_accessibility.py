@@ -33,8 +33,12 @@ PAGES = sorted(
     if p.relative_to(HTML).parts[0] not in ("slides",) and not p.relative_to(HTML).parts[0].startswith("_")
 )
 SCHEMES = ["light", "dark"]
-EXPLORERS = {"dk": "book/03_scaling.html", "temperature": "book/04_softmax.html",
-             "heads": "book/06_multi_head.html", "who-attends": "book/08_whole_layer.html"}  # fmt: skip
+EXPLORERS = {
+    "dk": "book/03_scaling.html",
+    "temperature": "book/04_softmax.html",
+    "heads": "book/06_multi_head.html",
+    "who-attends": "book/08_whole_layer.html",
+}
 
 # True once MathJax has typeset the page (or at once when it has no math).
 MATH_DONE = """() => {

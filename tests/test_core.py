@@ -123,7 +123,9 @@ def test_multi_head_matches_reference(seed, h):
 def test_cross_attention_matches_reference():
     X, X_kv, (W_Q, W_K, W_V, W_O) = random_problem(7, n=3, n_kv=6)
     Y, A = multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads=2, X_kv=X_kv)
-    Y_ref, A_ref = reference.multi_head(X.tolist(), W_Q.tolist(), W_K.tolist(), W_V.tolist(), W_O.tolist(), 2, X_kv.tolist())
+    Y_ref, A_ref = reference.multi_head(
+        X.tolist(), W_Q.tolist(), W_K.tolist(), W_V.tolist(), W_O.tolist(), 2, X_kv.tolist()
+    )
     assert Y.shape == (3, 8) and A.shape == (2, 3, 6)
     np.testing.assert_allclose(Y, Y_ref, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(A, A_ref, rtol=1e-10, atol=1e-12)
@@ -311,11 +313,14 @@ def test_a_causal_mask_breaks_the_equivariance():
     assert permutation_equivariance(X, *W, num_heads=2, perm=perm, mask=np.tri(6, dtype=bool)).gap > 0.1
 
 
-@pytest.mark.parametrize("perm, error, words", [
-    ([0, 1, 1, 2, 3], ValueError, "exactly once"),
-    ([0, 1, 2], ValueError, "exactly once"),
-    ([0.0, 1.0, 2.0, 3.0, 4.0], TypeError, "whole numbers"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "perm, error, words",
+    [
+        ([0, 1, 1, 2, 3], ValueError, "exactly once"),
+        ([0, 1, 2], ValueError, "exactly once"),
+        ([0.0, 1.0, 2.0, 3.0, 4.0], TypeError, "whole numbers"),
+    ],
+)
 def test_a_bad_permutation_is_named(perm, error, words):
     X, _, W = random_problem(0)
     with pytest.raises(error, match=f"perm.*{words}"):

@@ -35,7 +35,9 @@ SEED_TABLE = [
 
 
 @pytest.mark.parametrize("n, entries, entries_digit, memory, unit, memory_digit", SEED_TABLE)
-def test_memory_table_matches_the_source_articles_to_their_printed_precision(n, entries, entries_digit, memory, unit, memory_digit):
+def test_memory_table_matches_the_source_articles_to_their_printed_precision(
+    n, entries, entries_digit, memory, unit, memory_digit
+):
     row = next(r for r in memory_table() if r.n == n)
     # The source articles truncate 16,777,216 to 16.7M but rounds 16,384,000,000 to 16.4B:
     # agreement within one unit of its last printed digit covers both.
@@ -98,7 +100,15 @@ def test_format_count(value, text):
 
 @pytest.mark.parametrize(
     "value, text",
-    [(0, "0 B"), (100, "100 B"), (512, "0.5 KiB"), (2**19, "0.5 MiB"), (2**25, "32 MiB"), (2**31, "2 GiB"), (2**41, "2 TiB")],
+    [
+        (0, "0 B"),
+        (100, "100 B"),
+        (512, "0.5 KiB"),
+        (2**19, "0.5 MiB"),
+        (2**25, "32 MiB"),
+        (2**31, "2 GiB"),
+        (2**41, "2 TiB"),
+    ],
 )
 def test_format_bytes(value, text):
     assert format_bytes(value) == text

@@ -29,7 +29,13 @@ def test_general_form_matches_the_textbook_formula(d):
 
 def test_product_steps(d):
     assert d["mean_product"].result == dv.mu_q * dv.mu_k
-    assert sp.expand(d["var_product"].result - (dv.sigma_q**2 * dv.sigma_k**2 + dv.sigma_q**2 * dv.mu_k**2 + dv.mu_q**2 * dv.sigma_k**2)) == 0
+    assert (
+        sp.expand(
+            d["var_product"].result
+            - (dv.sigma_q**2 * dv.sigma_k**2 + dv.sigma_q**2 * dv.mu_k**2 + dv.mu_q**2 * dv.sigma_k**2)
+        )
+        == 0
+    )
     assert d["covariance"].result == 0
     assert d["mean_product_standard"].result == 0 and d["var_product_standard"].result == 1
     assert d["mean_dot_standard"].result == 0
@@ -89,9 +95,11 @@ def test_moment_beyond_the_second_is_refused():
 @settings(max_examples=25, deadline=None)
 @given(
     dim=st.integers(1, 32),
-    mu_q=st.floats(-2, 2), mu_k=st.floats(-2, 2),
-    sigma_q=st.floats(0.1, 3), sigma_k=st.floats(0.1, 3),
-)  # fmt: skip
+    mu_q=st.floats(-2, 2),
+    mu_k=st.floats(-2, 2),
+    sigma_q=st.floats(0.1, 3),
+    sigma_k=st.floats(0.1, 3),
+)
 def test_general_formula_against_direct_expansion(dim, mu_q, mu_k, sigma_q, sigma_k):
     """Var of a sum of dim independent products, computed by hand from the moments."""
     mq2, mk2 = sigma_q**2 + mu_q**2, sigma_k**2 + mu_k**2
@@ -127,7 +135,7 @@ def test_general_formula_against_monte_carlo_with_nonzero_means():
         (lambda: dv.sympy_stats_variance(5), ValueError, ["dim", "at most 4", "5"]),
         (lambda: dv.sympy_stats_variance(2, "uniform"), ValueError, ["distribution", "'uniform'", "normal"]),
     ],
-)  # fmt: skip
+)
 def test_bad_input(call, exc, words):
     with pytest.raises(exc) as info:
         call()

@@ -54,7 +54,9 @@ def test_a_wrong_entry_is_named_with_the_difference_and_the_hint(exercise_id):
     assert where in str(feedback), str(feedback)
     if index:  # the code index is said to be one: the maths' count from 1 follows it
         maths = ", ".join(str(i + 1) for i in index)
-        assert f"in code (entry {'(' + maths + ')' if len(index) > 1 else maths} counting from 1) is" in str(feedback), str(feedback)
+        assert f"in code (entry {'(' + maths + ')' if len(index) > 1 else maths} counting from 1) is" in str(
+            feedback
+        ), str(feedback)
     assert f"off by {delta:+.3g}" in str(feedback), str(feedback)
     assert "Hint:" in str(feedback)
 

@@ -58,13 +58,17 @@ def test_dk_states_are_saturation(dk, d_k, strategy):
     np.testing.assert_allclose(state["weights"], sat.weights, atol=ROUNDING, rtol=0)
     np.testing.assert_allclose(state["scores"], sat.scaled_scores, atol=ROUNDING, rtol=0)
     for key, value in [
-        ("max_weight", sat.max_weight), ("entropy", sat.entropy),
-        ("mean_max_weight", sat.mean_max_weight), ("mean_entropy", sat.mean_entropy),
-    ]:  # fmt: skip
+        ("max_weight", sat.max_weight),
+        ("entropy", sat.entropy),
+        ("mean_max_weight", sat.mean_max_weight),
+        ("mean_entropy", sat.mean_entropy),
+    ]:
         assert state[key] == pytest.approx(value, abs=ROUNDING), key
     # gradient sizes are with respect to the RAW scores q·k: ‖J(a)‖ / c, the chain factor 1/c included
     c = divisor(d_k, strategy)
-    assert state["gradient"] == pytest.approx(float(np.linalg.norm(np.diag(sat.weights) - np.outer(sat.weights, sat.weights))) / c, rel=SIGNIFICANT)
+    assert state["gradient"] == pytest.approx(
+        float(np.linalg.norm(np.diag(sat.weights) - np.outer(sat.weights, sat.weights))) / c, rel=SIGNIFICANT
+    )
     assert state["median_gradient"] == pytest.approx(float(np.median(sat.gradients)), rel=SIGNIFICANT)
     scaled = score_samples(d_k) / divisor(d_k, strategy)
     assert state["std"] == pytest.approx(scaled.std(), abs=ROUNDING)
@@ -97,7 +101,10 @@ def test_the_saturation_story_is_in_the_states(dk):
 
 
 def test_score_samples_are_what_saturation_draws():
-    np.testing.assert_array_equal(score_samples(32, n_keys=5, n_queries=7, seed=3)[0], saturation(32, "none", n_keys=5, n_queries=7, seed=3).raw_scores)
+    np.testing.assert_array_equal(
+        score_samples(32, n_keys=5, n_queries=7, seed=3)[0],
+        saturation(32, "none", n_keys=5, n_queries=7, seed=3).raw_scores,
+    )
 
 
 def test_histogram_counts_everything_once():
@@ -339,7 +346,11 @@ def test_who_attends_explorer_in_the_page(site, offline_page):
 
     def check():
         q, numbers = root.get_attribute("data-token"), shown(root)
-        i = tokens.index(q) if tokens.count(q) == 1 else int(root.locator("[aria-pressed=true]").get_attribute("data-index"))
+        i = (
+            tokens.index(q)
+            if tokens.count(q) == 1
+            else int(root.locator("[aria-pressed=true]").get_attribute("data-index"))
+        )
         for r in range(t.num_heads):
             row = t.head(r).A[i]
             j = int(np.argmax(row))
@@ -359,7 +370,10 @@ def test_who_attends_explorer_in_the_page(site, offline_page):
     assert check() == len(tokens) - 1
     p.page.keyboard.press("Home")
     assert check() == 0
-    assert root.evaluate("r => r.contains(document.activeElement) && document.activeElement.getAttribute('aria-pressed')") == "true"
+    assert (
+        root.evaluate("r => r.contains(document.activeElement) && document.activeElement.getAttribute('aria-pressed')")
+        == "true"
+    )
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 

@@ -107,7 +107,11 @@ def test_split_then_stage_functions_match_trace():
         (lambda: small_layer(d_model=8, num_heads=3), ValueError, "num_heads=3"),
         (lambda: small_layer(gain=0), ValueError, "gain"),
         (lambda: sharpness(np.ones(3)), ValueError, "A"),
-        (lambda: weights_with_sqrt_d_model_bug(np.ones((2, 6)), np.ones((6, 6)), np.ones((6, 6)), 4), ValueError, "num_heads=4"),
+        (
+            lambda: weights_with_sqrt_d_model_bug(np.ones((2, 6)), np.ones((6, 6)), np.ones((6, 6)), 4),
+            ValueError,
+            "num_heads=4",
+        ),
     ],
 )
 def test_heads_bad_input(call, error, words):

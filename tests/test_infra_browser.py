@@ -78,13 +78,15 @@ def test_order_chromium_then_chrome_then_playwright_then_the_snap(tmp_path):
 
 
 def test_playwright_browsers_path_is_honoured(tmp_path):
-    shell = fake(tmp_path / "pw" / "chromium_headless_shell-1300" / "chrome-headless-shell-linux64" / "chrome-headless-shell",
-                 "chrome-headless-shell 140.0")  # fmt: skip
+    shell = fake(
+        tmp_path / "pw" / "chromium_headless_shell-1300" / "chrome-headless-shell-linux64" / "chrome-headless-shell",
+        "chrome-headless-shell 140.0",
+    )
     assert finder.find_browser(**isolated(tmp_path, PLAYWRIGHT_BROWSERS_PATH=str(tmp_path / "pw"))).path == shell
 
 
 def test_ubuntus_snap_wrapper_is_not_taken_for_a_browser(tmp_path):
-    body = "# transitional package: the browser is a snap\nexec /snap/bin/chromium \"$@\""
+    body = '# transitional package: the browser is a snap\nexec /snap/bin/chromium "$@"'
     fake(tmp_path / "bin" / "chromium-browser", "Chromium 8.0 (snap)", body=body)
     with pytest.raises(finder.BrowserNotFound, match="is a wrapper for the snap"):
         finder.find_browser(**isolated(tmp_path))
@@ -95,15 +97,24 @@ def test_no_browser_error_names_everything_tried_and_the_way_out(tmp_path):
     with pytest.raises(finder.BrowserNotFound) as error:
         finder.find_browser(**args)
     message = str(error.value)
-    for tried in ["$ATTENTION_BROWSER: not set", *(f"{name} on PATH: not on PATH" for name in finder.COMMANDS),
-                  f"{args['paths'][0]}: no such file", "Playwright's own browser", f"{args['snap']}: no such file"]:  # fmt: skip
+    for tried in [
+        "$ATTENTION_BROWSER: not set",
+        *(f"{name} on PATH: not on PATH" for name in finder.COMMANDS),
+        f"{args['paths'][0]}: no such file",
+        "Playwright's own browser",
+        f"{args['snap']}: no such file",
+    ]:
         assert tried in message, f"the error does not say it tried {tried!r}:\n{message}"
     assert "export ATTENTION_BROWSER=" in message and "apt-get install chromium" in message
 
 
 def test_the_command_line_reports_the_error_and_fails(tmp_path):
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "browser.py")], capture_output=True, text=True,
-                          env={"PATH": str(tmp_path), "ATTENTION_BROWSER": str(tmp_path / "none")})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "browser.py")],
+        capture_output=True,
+        text=True,
+        env={"PATH": str(tmp_path), "ATTENTION_BROWSER": str(tmp_path / "none")},
+    )
     assert done.returncode == 1 and "ATTENTION_BROWSER" in done.stderr
 
 
@@ -117,7 +128,9 @@ def test_only_the_finder_names_a_browser_or_makes_a_context(path):
         return
     text = path.read_text()
     for pattern in (r"/usr/bin/chromium", r"executable_path\s*=", r"\.new_context\(", r"chromium\.launch\("):
-        assert not re.search(pattern, text), f"{path.name} uses {pattern!r}: use scripts/browser.py (find, launch, new_context)"
+        assert not re.search(pattern, text), (
+            f"{path.name} uses {pattern!r}: use scripts/browser.py (find, launch, new_context)"
+        )
 
 
 @pytest.mark.parametrize("path", BROWSER_CODE, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -126,4 +139,6 @@ def test_no_fixed_pauses_and_no_short_bounds(path):
         return
     text = path.read_text()
     for pattern in (r"wait_for_timeout\(", r"time\.sleep\(", r"timeout\s*=\s*\d{1,2}_?000\b"):
-        assert not re.search(pattern, text), f"{path.name} has {pattern!r}: wait for the condition, bounded by TIMEOUT_MS"
+        assert not re.search(pattern, text), (
+            f"{path.name} has {pattern!r}: wait for the condition, bounded by TIMEOUT_MS"
+        )

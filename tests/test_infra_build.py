@@ -23,7 +23,9 @@ from conftest import BOOK, ROOT
 
 # --------------------------------------------------------------------------- a small repository
 def notebook(path: Path, *sources: str, markdown: str = "# A chapter") -> Path:
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(markdown)] + [nbformat.v4.new_code_cell(s) for s in sources])
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell(markdown)] + [nbformat.v4.new_code_cell(s) for s in sources]
+    )
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, path)
@@ -37,14 +39,16 @@ PACKAGE = {
     "figures.py": "from . import core\nX = 1\n",
     "mixing.py": "def g():\n    from attention_steps.figures import X  # imported inside a function\n    return X\n",
     "lonely.py": "Y = 2\n",
-    "exercises/__init__.py": "import importlib\nimport pkgutil\n\nfor m in pkgutil.iter_modules(__path__):\n"
-                             "    importlib.import_module(f'{__name__}.{m.name}')\n",
+    "exercises/__init__.py": (
+        "import importlib\nimport pkgutil\n\nfor m in pkgutil.iter_modules(__path__):\n"
+        "    importlib.import_module(f'{__name__}.{m.name}')\n"
+    ),
     "exercises/ch01.py": "from ..mixing import g\n",
     "explorers/__init__.py": "from .widgets import W\n",
     "explorers/widgets.py": "W = 3\n",
     "explorers/js/dk.js": "// the front end\n",
     "explorers/style.css": "/* its style */\n",
-}  # fmt: skip
+}
 
 
 @pytest.fixture
@@ -56,25 +60,41 @@ def repo(tmp_path, monkeypatch):
         path.write_text(text)
     notebook(tmp_path / "book" / "a.ipynb", "%matplotlib inline\nfrom attention_steps import attend\nattend()")
     notebook(tmp_path / "book" / "b.ipynb", "!echo shell line\nfrom attention_steps.explorers import W")
-    notebook(tmp_path / "book" / "c.ipynb", "from attention_steps import lonely", "from attention_steps.exercises import ch01")
+    notebook(
+        tmp_path / "book" / "c.ipynb",
+        "from attention_steps import lonely",
+        "from attention_steps.exercises import ch01",
+    )
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/a\nchapters:\n- file: book/b\n- file: book/c\n")
     build = tmp_path / "_build"
-    for name, value in [("ROOT", tmp_path), ("BOOK", tmp_path / "book"), ("BUILD", build),
-                        ("CACHE", build / ".jupyter_cache"), ("STATE", build / ".notebook-deps.json"),
-                        ("LEGACY", build / ".core.sha256")]:  # fmt: skip
+    for name, value in [
+        ("ROOT", tmp_path),
+        ("BOOK", tmp_path / "book"),
+        ("BUILD", build),
+        ("CACHE", build / ".jupyter_cache"),
+        ("STATE", build / ".notebook-deps.json"),
+        ("LEGACY", build / ".core.sha256"),
+    ]:
         monkeypatch.setattr(notebook_deps, name, value)
     return tmp_path
 
 
 def deps(repo) -> dict[str, set[str]]:
-    return {Path(nb).stem: {f.relative_to(repo / "book" / "attention_steps").as_posix() for f in files}
-            for nb, files in notebook_deps.dependencies().items()}  # fmt: skip
+    return {
+        Path(nb).stem: {f.relative_to(repo / "book" / "attention_steps").as_posix() for f in files}
+        for nb, files in notebook_deps.dependencies().items()
+    }
 
 
 def test_a_notebook_depends_on_what_it_imports_and_what_that_imports(repo):
     d = deps(repo)
     assert d["a"] == {"__init__.py", "core.py", "_validate.py"}  # `from attention_steps import` runs __init__
-    assert d["b"] == d["a"] | {"explorers/__init__.py", "explorers/widgets.py", "explorers/js/dk.js", "explorers/style.css"}
+    assert d["b"] == d["a"] | {
+        "explorers/__init__.py",
+        "explorers/widgets.py",
+        "explorers/js/dk.js",
+        "explorers/style.css",
+    }
     # lonely.py; the exercises package imports every module in it (pkgutil), ch01 imports ..mixing,
     # which imports figures inside a function, which imports core.
     assert d["c"] == d["a"] | {"lonely.py", "exercises/__init__.py", "exercises/ch01.py", "mixing.py", "figures.py"}
@@ -108,13 +128,16 @@ def built(repo):
     return repo
 
 
-@pytest.mark.parametrize("edit, runs_again", [
-    (None, []),
-    ("lonely.py", ["c"]),
-    ("explorers/js/dk.js", ["b"]),
-    ("mixing.py", ["c"]),
-    ("core.py", ["a", "b", "c"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "edit, runs_again",
+    [
+        (None, []),
+        ("lonely.py", ["c"]),
+        ("explorers/js/dk.js", ["b"]),
+        ("mixing.py", ["c"]),
+        ("core.py", ["a", "b", "c"]),
+    ],
+)
 def test_only_notebooks_that_import_a_changed_module_run_again(built, edit, runs_again):
     if edit:
         with open(built / "book" / "attention_steps" / edit, "a") as f:
@@ -131,7 +154,9 @@ def test_only_notebooks_that_import_a_changed_module_run_again(built, edit, runs
 def test_a_cache_from_before_the_record_is_not_trusted(repo):
     from jupyter_cache import get_cache
 
-    get_cache(repo / "_build" / ".jupyter_cache").cache_notebook_file(str(repo / "book" / "b.ipynb"), check_validity=False)
+    get_cache(repo / "_build" / ".jupyter_cache").cache_notebook_file(
+        str(repo / "book" / "b.ipynb"), check_validity=False
+    )
     assert notebook_deps.invalidate() == ["book/b.ipynb"]  # no record of what it ran with: run it again
     assert cached(repo)["b"] is False
 
@@ -151,9 +176,18 @@ def test_the_static_dependencies_cover_every_module_the_notebook_loads(path):
         except SyntaxError:
             continue
         imports += [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    program = "\n".join(imports) + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'attention_steps')))"
-    done = subprocess.run([sys.executable, "-c", program], cwd=BOOK, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "MPLBACKEND": "Agg"})  # fmt: skip
+    program = (
+        "\n".join(imports)
+        + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'attention_steps')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=BOOK,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "MPLBACKEND": "Agg"},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     loaded = set(done.stdout.split())
     package = notebook_deps.Package()
@@ -164,10 +198,16 @@ def test_the_static_dependencies_cover_every_module_the_notebook_loads(path):
 # --------------------------------------------------------------------------- skipping Sphinx
 @pytest.fixture
 def book_repo(tmp_path, monkeypatch):
-    for name, text in [("_config.yml", "title: x\n"), ("_toc.yml", "format: jb-book\nroot: book/intro\n"),
-                       ("scripts/build.sh", "echo\n"), ("book/intro.ipynb", "{}"), ("book/attention_steps/core.py", "X = 1\n"),
-                       ("_build/vendor/book/mathjax.js", "//\n"), ("_build/html/index.html", "<html>"),
-                       ("_build/html/book/intro.html", "<html>")]:  # fmt: skip
+    for name, text in [
+        ("_config.yml", "title: x\n"),
+        ("_toc.yml", "format: jb-book\nroot: book/intro\n"),
+        ("scripts/build.sh", "echo\n"),
+        ("book/intro.ipynb", "{}"),
+        ("book/attention_steps/core.py", "X = 1\n"),
+        ("_build/vendor/book/mathjax.js", "//\n"),
+        ("_build/html/index.html", "<html>"),
+        ("_build/html/book/intro.html", "<html>"),
+    ]:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     monkeypatch.setattr(book_fingerprint, "ROOT", tmp_path)
@@ -175,14 +215,18 @@ def book_repo(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("change", [
-    lambda r: (r / "book" / "intro.ipynb").write_text('{"changed": 1}'),
-    lambda r: (r / "book" / "attention_steps" / "core.py").write_text("X = 2\n"),
-    lambda r: (r / "book" / "_ext").mkdir() or (r / "book" / "_ext" / "new.py").write_text(""),
-    lambda r: (r / "_config.yml").write_text("title: y\n"),
-    lambda r: (r / "_build" / "vendor" / "book" / "mathjax.js").write_text("// a newer one\n"),
-    lambda r: (r / "_build" / "html" / "book" / "intro.html").unlink(),
-], ids=["notebook", "core module", "new extension", "config", "vendored asset", "built page deleted"])  # fmt: skip
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda r: (r / "book" / "intro.ipynb").write_text('{"changed": 1}'),
+        lambda r: (r / "book" / "attention_steps" / "core.py").write_text("X = 2\n"),
+        lambda r: (r / "book" / "_ext").mkdir() or (r / "book" / "_ext" / "new.py").write_text(""),
+        lambda r: (r / "_config.yml").write_text("title: y\n"),
+        lambda r: (r / "_build" / "vendor" / "book" / "mathjax.js").write_text("// a newer one\n"),
+        lambda r: (r / "_build" / "html" / "book" / "intro.html").unlink(),
+    ],
+    ids=["notebook", "core module", "new extension", "config", "vendored asset", "built page deleted"],
+)
 def test_sphinx_is_skipped_only_when_nothing_it_reads_changed(book_repo, change):
     first = book_fingerprint.fingerprint()
     assert book_fingerprint.fingerprint() == first
@@ -211,8 +255,10 @@ def test_sync_copies_what_differs_and_removes_the_rest(tmp_path):
 def slides_repo(tmp_path, monkeypatch):
     """build_slides.main on two small chapters, with the book's cache and nbconvert replaced by stand-ins."""
     book = tmp_path / "book"
-    paths = [notebook(book / "01_a.ipynb", "1 + 1", markdown="# Chapter A"),
-             notebook(book / "02_b.ipynb", "2 + 2", markdown="# Chapter B")]  # fmt: skip
+    paths = [
+        notebook(book / "01_a.ipynb", "1 + 1", markdown="# Chapter A"),
+        notebook(book / "02_b.ipynb", "2 + 2", markdown="# Chapter B"),
+    ]
     records = {p.stem: "run-1" for p in paths}  # what the book's cache holds for each notebook
     built = []
     monkeypatch.setattr(build_slides, "OUT", tmp_path / "slides")
@@ -266,7 +312,12 @@ def handouts(tmp_path, monkeypatch):
     out.mkdir()
     decks = [["01_a", "Chapter A"], ["02_b", "Chapter B"], ["course", "The whole course"]]
     (out / "decks.json").write_text(json.dumps(decks))
-    stamps = {"01_a": {"inputs": "a1"}, "02_b": {"inputs": "b1"}, "course": {"inputs": "c1"}, "course-title": {"inputs": "t1"}}
+    stamps = {
+        "01_a": {"inputs": "a1"},
+        "02_b": {"inputs": "b1"},
+        "course": {"inputs": "c1"},
+        "course-title": {"inputs": "t1"},
+    }
     build_slides.write_stamps(out, stamps)
     printed = []
 

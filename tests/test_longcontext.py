@@ -124,8 +124,15 @@ def test_gqa_with_all_heads_is_multi_head_attention():
     ],
 )
 def test_gqa_bad_input_names_the_argument(kwargs, error, words):
-    args = dict(X=np.ones((5, 8)), W_Q=np.ones((8, 8)), W_K=np.ones((8, 4)), W_V=np.ones((8, 4)),
-                W_O=np.ones((8, 8)), num_heads=4, num_kv_heads=2)  # fmt: skip
+    args = dict(
+        X=np.ones((5, 8)),
+        W_Q=np.ones((8, 8)),
+        W_K=np.ones((8, 4)),
+        W_V=np.ones((8, 4)),
+        W_O=np.ones((8, 8)),
+        num_heads=4,
+        num_kv_heads=2,
+    )
     args.update(kwargs)
     with pytest.raises(error, match=words):
         grouped_query_attention(**args)

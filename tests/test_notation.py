@@ -54,15 +54,24 @@ def test_every_symbol_has_a_row_in_the_table():
 def test_the_conventions_are_stated_under_the_table():
     text = notation_table(ORIGINAL_TRANSFORMER, n=11)
     assert text.startswith(notation_table(ORIGINAL_TRANSFORMER, n=11, conventions=False))
-    for phrase in ("without a superscript is the whole layer", "counts from 1", "Python counts from 0",
-                   "`t.head(r - 1)`", "`t.A[r - 1][i - 1, j - 1]`", '`t["Z⁽¹⁾"]`'):
+    for phrase in (
+        "without a superscript is the whole layer",
+        "counts from 1",
+        "Python counts from 0",
+        "`t.head(r - 1)`",
+        "`t.A[r - 1][i - 1, j - 1]`",
+        '`t["Z⁽¹⁾"]`',
+    ):
         assert phrase in text, phrase
 
 
 @pytest.mark.parametrize(
     "kwargs, error",
-    [({"d_model": 10, "num_heads": 3}, ValueError), ({"d_model": 0, "num_heads": 1}, ValueError),
-     ({"d_model": 8.0, "num_heads": 2}, TypeError)],
+    [
+        ({"d_model": 10, "num_heads": 3}, ValueError),
+        ({"d_model": 0, "num_heads": 1}, ValueError),
+        ({"d_model": 8.0, "num_heads": 2}, TypeError),
+    ],
 )
 def test_layer_config_rejects_bad_sizes(kwargs, error):
     with pytest.raises(error, match="d_model|num_heads"):

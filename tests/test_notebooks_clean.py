@@ -18,10 +18,7 @@ def test_there_are_notebooks():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_is_committed_clean(path):
     nb = json.loads(path.read_text())
-    dirty = [
-        i for i, cell in enumerate(nb["cells"])
-        if cell.get("outputs") or cell.get("execution_count") is not None
-    ]  # fmt: skip
+    dirty = [i for i, cell in enumerate(nb["cells"]) if cell.get("outputs") or cell.get("execution_count") is not None]
     assert not dirty, f"{path.name}: cells {dirty} carry outputs or execution counts; clear them before committing"
 
 

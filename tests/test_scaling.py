@@ -228,7 +228,9 @@ def test_settles_below():
     cross = settles_below(sweep, "none", "sqrt_d_k")
     assert 64 < cross <= 256  # chapter 3: no scaling's median is above ÷√d_k's at 64, below from here on
     by_dk = {s: {r.d_k: r for r in runs} for s, runs in sweep.items()}
-    assert all(by_dk["none"][d].median_gradient < by_dk["sqrt_d_k"][d].median_gradient for d in by_dk["none"] if d >= cross)
+    assert all(
+        by_dk["none"][d].median_gradient < by_dk["sqrt_d_k"][d].median_gradient for d in by_dk["none"] if d >= cross
+    )
     assert by_dk["none"][cross // 2].median_gradient >= by_dk["sqrt_d_k"][cross // 2].median_gradient
     assert settles_below(sweep, "sqrt_d_k", "none") is None  # at d_k = 1 all three are equal: never strictly below
     assert 256 <= settles_below(sweep, "none", "d_k") <= 1024  # only once unscaled softmax saturates
@@ -300,7 +302,7 @@ def test_divisor():
         (lambda: with_temperature(["a", "b"], 1), TypeError, ["scores", "real numbers"]),
         (lambda: strategy_sweep([4, -1]), ValueError, ["d_k", "-1"]),
     ],
-)  # fmt: skip
+)
 def test_bad_input(call, exc, words):
     with pytest.raises(exc) as info:
         call()

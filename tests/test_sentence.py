@@ -175,11 +175,14 @@ def test_word_order_reaches_the_layer_only_through_the_position_columns():
     np.testing.assert_allclose(t.head(HEAD_NAMES.index("previous token")).A, 1 / len(X), rtol=1e-12)
 
 
-@pytest.mark.parametrize("call, words", [
-    (lambda: reorder_words(np.zeros((3, 5)), [0, 1, 2]), ["X", "(n, 12)"]),
-    (lambda: reorder_words(embed(["the", "animal"]), [0, 0]), ["perm", "exactly once"]),
-    (lambda: without_position(np.zeros(12)), ["X", "(n, 12)"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: reorder_words(np.zeros((3, 5)), [0, 1, 2]), ["X", "(n, 12)"]),
+        (lambda: reorder_words(embed(["the", "animal"]), [0, 0]), ["perm", "exactly once"]),
+        (lambda: without_position(np.zeros(12)), ["X", "(n, 12)"]),
+    ],
+)
 def test_word_order_bad_input(call, words):
     with pytest.raises(ValueError) as info:
         call()

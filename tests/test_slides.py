@@ -50,9 +50,10 @@ def expected_slides(path: Path) -> int:
     opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing."""
     cells = json.loads(path.read_text())["cells"]
     shown = [
-        c for c in cells
+        c
+        for c in cells
         if _slide_type(c) not in ("skip", "notes") and "remove-cell" not in c.get("metadata", {}).get("tags", [])
-    ]  # fmt: skip
+    ]
     if not shown:
         return 0
     return 1 + sum(_slide_type(c) in ("slide", "subslide") for c in shown[1:])
@@ -228,14 +229,17 @@ def test_speaker_view_opens_offline_with_the_notes(slides_url, offline_page):
     view.wait_for_function(
         "document.querySelector('.speaker-controls-notes') && document.querySelector('.speaker-controls-notes').innerText.trim().length > 5",
         timeout=TIMEOUT_MS,
-    )  # fmt: skip
+    )
     notes = view.evaluate("document.querySelector('.speaker-controls-notes').innerText")
     first = p.page.evaluate("Reveal.getCurrentSlide().querySelector('aside.notes').textContent.trim()")
     assert first.split()[0] in notes, f"speaker view shows {notes[:80]!r}, not the slide's notes {first[:80]!r}"
-    view.wait_for_function("document.querySelectorAll('#current-slide iframe, #upcoming-slide iframe').length === 2",
-                           timeout=TIMEOUT_MS)  # fmt: skip
+    view.wait_for_function(
+        "document.querySelectorAll('#current-slide iframe, #upcoming-slide iframe').length === 2", timeout=TIMEOUT_MS
+    )
     frames = [f for f in view.frames if f.url.startswith("http")]
-    assert len(frames) == 2 and all(f.url.startswith(slides_url) for f in frames), f"speaker view frames: {[f.url for f in frames]}"
+    assert len(frames) == 2 and all(f.url.startswith(slides_url) for f in frames), (
+        f"speaker view frames: {[f.url for f in frames]}"
+    )
     for frame in frames:  # the current and the upcoming slide: the deck itself, in iframes that load normally
         frame.wait_for_load_state("load", timeout=TIMEOUT_MS)
         frame.wait_for_function(IS_READY, timeout=TIMEOUT_MS)

@@ -29,9 +29,7 @@ TOL = 1e-12
 
 def qkv(n_q, n_k, d_k, d_v, seed=0, scale=1.0, dtype=np.float64):
     rng = np.random.default_rng(seed)
-    return tuple(
-        (scale * rng.normal(size=shape)).astype(dtype) for shape in ((n_q, d_k), (n_k, d_k), (n_k, d_v))
-    )
+    return tuple((scale * rng.normal(size=shape)).astype(dtype) for shape in ((n_q, d_k), (n_k, d_k), (n_k, d_v)))
 
 
 # ---------------------------------------------------------------- online softmax
@@ -57,8 +55,13 @@ def test_online_softmax_survives_scores_that_overflow_exp():
 
 
 @settings(max_examples=60, deadline=None)
-@given(n_q=st.integers(1, 5), n_k=st.integers(1, 30), d_v=st.integers(1, 4),
-       block=st.integers(1, 35), seed=st.integers(0, 2**16))  # fmt: skip
+@given(
+    n_q=st.integers(1, 5),
+    n_k=st.integers(1, 30),
+    d_v=st.integers(1, 4),
+    block=st.integers(1, 35),
+    seed=st.integers(0, 2**16),
+)
 def test_online_weighted_sum_equals_softmax_then_weighted_sum(n_q, n_k, d_v, block, seed):
     rng = np.random.default_rng(seed)
     S, V = 5 * rng.normal(size=(n_q, n_k)), rng.normal(size=(n_k, d_v))
@@ -123,8 +126,15 @@ def test_block_sizes_including_ones_that_do_not_divide_n(n, block):
 
 
 @settings(max_examples=60, deadline=None)
-@given(n_q=st.integers(1, 20), n_k=st.integers(1, 20), d_k=st.integers(1, 6), d_v=st.integers(1, 6),
-       block=st.integers(1, 25), scale=st.sampled_from([0.1, 1.0, 10.0]), seed=st.integers(0, 2**16))  # fmt: skip
+@given(
+    n_q=st.integers(1, 20),
+    n_k=st.integers(1, 20),
+    d_k=st.integers(1, 6),
+    d_v=st.integers(1, 6),
+    block=st.integers(1, 25),
+    scale=st.sampled_from([0.1, 1.0, 10.0]),
+    seed=st.integers(0, 2**16),
+)
 def test_tiled_equals_the_core_on_random_shapes(n_q, n_k, d_k, d_v, block, scale, seed):
     Q, K, V = qkv(n_q, n_k, d_k, d_v, seed, scale)
     np.testing.assert_allclose(tiled_attention(Q, K, V, block), naive_Z(Q, K, V), rtol=0, atol=TOL)
@@ -148,8 +158,13 @@ def test_causal_mask(block):
 
 
 @settings(max_examples=40, deadline=None)
-@given(n_q=st.integers(1, 15), n_k=st.integers(1, 15), keep=st.floats(0.0, 1.0),
-       block=st.integers(1, 16), seed=st.integers(0, 2**16))  # fmt: skip
+@given(
+    n_q=st.integers(1, 15),
+    n_k=st.integers(1, 15),
+    keep=st.floats(0.0, 1.0),
+    block=st.integers(1, 16),
+    seed=st.integers(0, 2**16),
+)
 def test_random_masks_with_no_empty_row(n_q, n_k, keep, block, seed):
     Q, K, V = qkv(n_q, n_k, 3, 2, seed)
     mask = random_mask(n_q, n_k, keep, seed)
@@ -269,8 +284,16 @@ BAD = [
     (lambda: tiled_attention(Qg, Kg.astype(complex), Vg, 2), TypeError, ["K", "real", "complex"]),
     (lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.ones((4, 6))), TypeError, ["mask", "boolean", "float64"]),
     (lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.ones((4, 5), bool)), ValueError, ["mask", "(4, 5)", "(4, 6)"]),
-    (lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.eye(4, 6, dtype=bool) & False), ValueError, ["mask", "query at index 0", "token 1", "no key"]),
-    (lambda: tiled_attention(np.ones((2, 4, 3)), np.ones((3, 6, 3)), np.ones((6, 2)), 2), ValueError, ["batch", "(2,)", "(3,)"]),
+    (
+        lambda: tiled_attention(Qg, Kg, Vg, 2, mask=np.eye(4, 6, dtype=bool) & False),
+        ValueError,
+        ["mask", "query at index 0", "token 1", "no key"],
+    ),
+    (
+        lambda: tiled_attention(np.ones((2, 4, 3)), np.ones((3, 6, 3)), np.ones((6, 2)), 2),
+        ValueError,
+        ["batch", "(2,)", "(3,)"],
+    ),
     (lambda: online_softmax(np.ones((2, 3)), 0), ValueError, ["block_size"]),
     (lambda: online_softmax([[1.0, np.inf]], 1), ValueError, ["S", "finite", "inf"]),
     (lambda: online_weighted_sum(np.ones((2, 3)), np.ones((4, 2)), 2), ValueError, ["S", "V", "3", "4"]),

@@ -20,8 +20,11 @@ def test_chapter_1_shows_the_source_articles_projection():
     K = projection(EX.X, EX.W_K)
     section = page("01_projection").section("the-source-article-s-example-i-love")
     assert section.glued[:5] == [
-        str(EX.X.shape[0]), str(EX.X.shape[1]), str(EX.X[0].astype(int).tolist()),
-        str(EX.X[1].astype(int).tolist()), str(EX.W_Q.shape[1]),
+        str(EX.X.shape[0]),
+        str(EX.X.shape[1]),
+        str(EX.X[0].astype(int).tolist()),
+        str(EX.X[1].astype(int).tolist()),
+        str(EX.W_Q.shape[1]),
     ]
     for M in (EX.X, EX.W_Q, Q):
         assert tex(M) in section.math
@@ -49,8 +52,15 @@ def test_chapter_1_shows_what_breaks_without_projections():
     A_plain = softmax(XX_T)
     A_scaled = softmax(scale(XX_T, EX.X.shape[1]))  # chapter 3's scaling, d_k = width of X = 4
     assert section.glued == [
-        f"{XX_T[0, 1]:.0f}", f"{100 * A_plain[0, 1]:.0f}", f"{QK_T[1, 0]:.0f}", f"{QK_T[1, 0]:.0f}",
-        f"{QK_T[0, 1]:.0f}", f"{XX_T[0, 0]:.0f}", f"{100 * A_plain[0, 0]:.0f}", "2", "4",
+        f"{XX_T[0, 1]:.0f}",
+        f"{100 * A_plain[0, 1]:.0f}",
+        f"{QK_T[1, 0]:.0f}",
+        f"{QK_T[1, 0]:.0f}",
+        f"{QK_T[0, 1]:.0f}",
+        f"{XX_T[0, 0]:.0f}",
+        f"{100 * A_plain[0, 0]:.0f}",
+        "2",
+        "4",
         f"{100 * A_scaled[0, 0]:.0f}",
     ]
     rows = " \\\\ ".join(" & ".join(f"{v:.2f}" for v in row) for row in A_plain)

@@ -64,13 +64,13 @@ def test_chapter_3_old_gradient_claims_are_gone():
 def test_chapter_3_notes_state_no_unchecked_numbers():
     """Speaker notes cannot glue: the only numbers they may name are exact ones, each with its reason."""
     allowed = {
-        "0", "1",  # μ = 0, σ = 1, variance 1, 1/c, 1/d_k: the derivation's exact values
-        "2", "4",  # chapter numbers; d_k = 4 and 1024 in "same scale for d_k = 4 and 1024" (variance exactly 1)
+        *("0", "1"),  # μ = 0, σ = 1, variance 1, 1/c, 1/d_k: the derivation's exact values
+        *("2", "4"),  # chapter numbers; d_k = 4 and 1024 in "same scale for d_k = 4 and 1024" (variance exactly 1)
         "3",  # the derivation's line 3, and √3: the example's d_k (checked on the page above)
-        "3.1", "3.2", "3.3",  # exercise numbers
+        *("3.1", "3.2", "3.3"),  # exercise numbers
         "64",  # "at d_k = 64 no scaling passes back more": test_chapter_3_gradient_comparison_matches_the_core
         "1024",  # the explorer's last d_k
-    }  # fmt: skip
+    }
     assert D_K_VALUES[0] == 1 and D_K_VALUES[-1] == 1024  # "start at d_k = 1 … drag to 1024"
     assert saturation(1, "none").divisor == saturation(1, "d_k").divisor == saturation(1, "sqrt_d_k").divisor == 1
     assert S.shape == (2, 2) and EX.W_Q.shape[1] == 3  # the example's d_k is 3
@@ -118,7 +118,7 @@ def big_run(d_k, strategy):
 
 
 def test_chapter_3_monte_carlo_bound_is_not_rounded_down():
-    """"Every estimate lies within X standard errors": X as printed must not be below the largest |z|
+    """ "Every estimate lies within X standard errors": X as printed must not be below the largest |z|
     (the largest is 2.01; printed to one decimal it read "within 2.0")."""
     from attention_steps.scaling import dot_product_variance_estimate
 
@@ -142,7 +142,7 @@ def test_chapter_3_crossings_are_placed_between_two_d_k_and_hold_beyond_this_sam
 
 
 def test_chapter_3_sqrt_largest_weight_settles_within_the_stated_bound():
-    """"From d_k = 16 on it stays within X of its value at 1024": true in the chapter's sample and in a
+    """ "From d_k = 16 on it stays within X of its value at 1024": true in the chapter's sample and in a
     larger one (the old X, 0.003, held in the chapter's 1000 queries only: at d_k = 16 the average is
     about 0.356 against 0.361)."""
     text = page("03_scaling").section("divide-by-sqrt-d-k").text

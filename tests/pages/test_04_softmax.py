@@ -124,7 +124,14 @@ def test_chapter_4_saturation_with_the_chain_factor():
     assert raw[2] > raw[1]  # the chain factor c wins at first …
     assert raw[-1] < raw[1] / 100  # … saturation wins later
     best = factors[np.argmax(raw)]
-    assert glued[4:] == [f"{best:g}", f"{max(raw):.2f}", f"{raw[1]:.2f}", "16", f"{raw[-1]:.1e}", f"{raw[1] / raw[-1]:,.0f}"]
+    assert glued[4:] == [
+        f"{best:g}",
+        f"{max(raw):.2f}",
+        f"{raw[1]:.2f}",
+        "16",
+        f"{raw[-1]:.1e}",
+        f"{raw[1] / raw[-1]:,.0f}",
+    ]
 
 
 def test_chapter_4_row_totals_are_not_called_t():

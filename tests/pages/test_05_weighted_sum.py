@@ -33,7 +33,11 @@ def test_chapter_5_hull_check_uses_barycentric_coordinates():
     w = barycentric(corner, V)
     # the corner of the box: accepted by the old box test, rejected by the hull test
     assert inside_value_box([corner], V)[0] and not inside_hull([corner], V)[0]
-    assert glued[:3] == [f"({corner[0]:g}, {corner[1]:g})", "(" + ", ".join(f"{x:.2f}" for x in w) + ")", f"{w.min():.2f}"]
+    assert glued[:3] == [
+        f"({corner[0]:g}, {corner[1]:g})",
+        "(" + ", ".join(f"{x:.2f}" for x in w) + ")",
+        f"{w.min():.2f}",
+    ]
     # by hand: (4, 3) = w1 (0, 0) + w2 (4, 0) + w3 (1, 3) with w1 + w2 + w3 = 1 gives w3 = 1, w2 = 3/4, w1 = −3/4
     np.testing.assert_allclose(V, [[0, 0], [4, 0], [1, 3]])
     np.testing.assert_allclose(w, [-0.75, 0.75, 1.0])

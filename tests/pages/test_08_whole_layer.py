@@ -123,11 +123,15 @@ def test_heads_do_the_same_multiply_adds_but_h_times_the_softmax():
     # "h heads of width d/h do the same total" is true of the products, not of the softmax
     tokens, t = sentence_trace()
     n, h, d = len(tokens), t.num_heads, t.X.shape[1]
-    per_head_products = sum(Q.shape[0] * Q.shape[1] * K.shape[0] for Q, K in ((t.head(r).Q, t.head(r).K) for r in range(h)))
+    per_head_products = sum(
+        Q.shape[0] * Q.shape[1] * K.shape[0] for Q, K in ((t.head(r).Q, t.head(r).K) for r in range(h))
+    )
     assert per_head_products == n * n * d  # QKᵀ over all heads: n²·d, as for one wide head
     assert t.S.size == h * n * n  # the softmax runs over h·n² entries, not n²
     text = page_text()
-    assert "only the elementwise softmax, n^2 per head, becomes h n^2" in text.replace("\\(", "").replace("\\)", "").replace(" ,", ",")
+    assert "only the elementwise softmax, n^2 per head, becomes h n^2" in text.replace("\\(", "").replace(
+        "\\)", ""
+    ).replace(" ,", ",")
 
 
 def test_stacked_scores_are_the_heads_not_the_whole_layer_product():

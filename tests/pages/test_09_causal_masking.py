@@ -31,4 +31,6 @@ def test_chapter_9_page_shows_the_masked_weights():
     A = masked_softmax(layer.head(2).S, causal_mask(5))
     assert f"{A[1, 0]:.2f} / {A[1, 1]:.2f}" in text
     assert f"Without the mask {n} rows change; with it 1," in text
-    assert f"is {(512 * 511) // 2:,}" in text  # exercise 9.3's solution: n(n − 1)/2 for n = 512, grouped like every count
+    assert (
+        f"is {(512 * 511) // 2:,}" in text
+    )  # exercise 9.3's solution: n(n − 1)/2 for n = 512, grouped like every count

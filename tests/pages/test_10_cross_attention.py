@@ -16,7 +16,7 @@ def test_chapter_10_page_shows_the_cross_attention_weights():
     A = head.A
     row = t.position_predicting("猫")  # 爱's position: teacher forcing
     assert t.inputs[row] == "爱"
-    assert f"weight {A[row, 2]:.2f} on “cats”" in text or f"weight {A[row, 2]:.2f} on \"cats\"" in text
+    assert f"weight {A[row, 2]:.2f} on “cats”" in text or f'weight {A[row, 2]:.2f} on "cats"' in text
     assert f"comes from position {row + 1}, where the decoder reads 爱" in text
     assert f"{A[-1, 0]:.2f} on each source word" in text
     assert f"is {A.shape[0]} × {A.shape[1]}" in text

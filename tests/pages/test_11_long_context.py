@@ -106,6 +106,9 @@ def test_chapter_11_block_sizes_note():
     # "Block sizes from 1 to larger than n, some dividing n and some not."
     source = code("11_long_context")
     n = int(re.search(r"^n = (\d+)$", source, flags=re.M).group(1))
-    sizes = [int(x) if x.strip() != "n" else n for x in re.search(r"for block_size in \(([^)]*)\)", source).group(1).split(",")]
+    sizes = [
+        int(x) if x.strip() != "n" else n
+        for x in re.search(r"for block_size in \(([^)]*)\)", source).group(1).split(",")
+    ]
     assert min(sizes) == 1 and max(sizes) > n
     assert any(n % b == 0 for b in sizes) and any(n % b for b in sizes if b < n)
