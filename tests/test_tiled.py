@@ -25,6 +25,7 @@ from attention_steps.tiled import (
 from conftest import assert_raises_naming
 
 TOL = 1e-12
+SEEDS = st.integers(0, 2**16)
 
 
 def qkv(n_q, n_k, d_k, d_v, seed=0, scale=1.0, dtype=np.float64):
@@ -55,13 +56,7 @@ def test_online_softmax_survives_scores_that_overflow_exp():
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    n_q=st.integers(1, 5),
-    n_k=st.integers(1, 30),
-    d_v=st.integers(1, 4),
-    block=st.integers(1, 35),
-    seed=st.integers(0, 2**16),
-)
+@given(n_q=st.integers(1, 5), n_k=st.integers(1, 30), d_v=st.integers(1, 4), block=st.integers(1, 35), seed=SEEDS)
 def test_online_weighted_sum_equals_softmax_then_weighted_sum(n_q, n_k, d_v, block, seed):
     rng = np.random.default_rng(seed)
     S, V = 5 * rng.normal(size=(n_q, n_k)), rng.normal(size=(n_k, d_v))
@@ -133,7 +128,7 @@ def test_block_sizes_including_ones_that_do_not_divide_n(n, block):
     d_v=st.integers(1, 6),
     block=st.integers(1, 25),
     scale=st.sampled_from([0.1, 1.0, 10.0]),
-    seed=st.integers(0, 2**16),
+    seed=SEEDS,
 )
 def test_tiled_equals_the_core_on_random_shapes(n_q, n_k, d_k, d_v, block, scale, seed):
     Q, K, V = qkv(n_q, n_k, d_k, d_v, seed, scale)
@@ -158,13 +153,7 @@ def test_causal_mask(block):
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    n_q=st.integers(1, 15),
-    n_k=st.integers(1, 15),
-    keep=st.floats(0.0, 1.0),
-    block=st.integers(1, 16),
-    seed=st.integers(0, 2**16),
-)
+@given(n_q=st.integers(1, 15), n_k=st.integers(1, 15), keep=st.floats(0.0, 1.0), block=st.integers(1, 16), seed=SEEDS)
 def test_random_masks_with_no_empty_row(n_q, n_k, keep, block, seed):
     Q, K, V = qkv(n_q, n_k, 3, 2, seed)
     mask = random_mask(n_q, n_k, keep, seed)
@@ -220,7 +209,7 @@ def test_causal_mask_shape_and_entries():
 
 
 @settings(max_examples=30, deadline=None)
-@given(n_q=st.integers(1, 8), n_k=st.integers(1, 8), keep=st.floats(0.0, 1.0), seed=st.integers(0, 2**16))
+@given(n_q=st.integers(1, 8), n_k=st.integers(1, 8), keep=st.floats(0.0, 1.0), seed=SEEDS)
 def test_masked_softmax_is_the_cores_A(n_q, n_k, keep, seed):
     Q, K, V = qkv(n_q, n_k, 3, 2, seed)
     mask = random_mask(n_q, n_k, keep, seed)
