@@ -28,7 +28,7 @@ PRECISIONS = {"FP32": 4, "FP16": 2, "BF16": 2, "FP8": 1}
 
 # The sequence lengths of the source articles' memory table: from the original
 # Transformer's 512 tokens to a 128k-token context window.
-SEED_LENGTHS = (512, 4096, 32768, 128000)
+ARTICLE_LENGTHS = (512, 4096, 32768, 128000)
 
 _COUNT_UNITS = (("T", 10**12), ("B", 10**9), ("M", 10**6), ("K", 10**3))
 _BYTE_UNITS = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
@@ -90,7 +90,7 @@ class MemoryRow:
         return format_bytes(self.bytes)
 
 
-def memory_table(ns: Iterable = SEED_LENGTHS, bytes_per_entry=2) -> list[MemoryRow]:
+def memory_table(ns: Iterable = ARTICLE_LENGTHS, bytes_per_entry=2) -> list[MemoryRow]:
     """Rows (n, entries, bytes) of the n × n matrix for each n in `ns` (default: the source articles' 512 … 128,000 at FP16)."""
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Iterable):
         raise TypeError(f"ns must be a sequence of sequence lengths, got {ns!r} ({type(ns).__name__})")

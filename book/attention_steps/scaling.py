@@ -18,7 +18,7 @@ import numpy as np
 from ._validate import as_matrix, positive_int, positive_number
 from .core import softmax
 
-# The divisor each strategy applies to q·k: the seeds' three strategies.
+# The divisor each strategy applies to q·k: the three strategies of the source articles.
 STRATEGIES = {
     "none": "no scaling",
     "d_k": "÷ d_k",
