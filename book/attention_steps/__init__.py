@@ -19,8 +19,8 @@ and the whole computation:
 """
 
 from .core import projection, scale, scaled_dot_product_attention, scores, softmax, softmax_naive, weighted_sum
-from .multihead import (Equivariance, Head, Trace, concat_heads, multi_head_attention, permutation_equivariance,
-                        split_heads, trace_attention)
+from .equivariance import Equivariance, permutation_equivariance
+from .multihead import Head, Trace, concat_heads, multi_head_attention, split_heads, trace_attention
 from .masks import causal_mask
 from .tiled import tiled_attention
 

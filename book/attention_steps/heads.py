@@ -17,7 +17,7 @@ import numpy as np
 from ._validate import as_matrix, positive_int, same_size
 from .core import projection, scale, scores, softmax
 from .multihead import split_heads
-from .scaling import entropy
+from .softmax_gradients import entropy
 
 
 def head_width(d_model, num_heads) -> int:

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .multihead import Trace, as_permutation, trace_attention
+from .equivariance import as_permutation
+from .multihead import Trace, trace_attention
 
 SENTENCE = "The animal didn't cross the street because it was too tired"
 
