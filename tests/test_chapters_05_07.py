@@ -14,7 +14,8 @@ import pytest
 from attention_steps import trace_attention
 from attention_steps.examples import i_love
 from attention_steps.exercises import solution
-from attention_steps.mixing import barycentric, hull_example, inside_hull, inside_value_box, latex_matrix, value_bounds
+from attention_steps.mixing import barycentric, hull_example, inside_hull, inside_value_box, value_bounds
+from attention_steps.notation import bmatrix
 from conftest import BOOK, built_page
 
 # The generic checker tests (every exercise) are in test_exercises.py.
@@ -40,7 +41,7 @@ def test_chapter_5_page_shows_the_seed_output():
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
     page = _page("05_weighted_sum")
-    assert latex_matrix(t.head(0).Z) in page  # the glued matrix, formatted as the page formats it
+    assert bmatrix(t.head(0).Z, "{:.2f}") in page  # the glued matrix, formatted as the page formats it
     text = _text(page)
     for token, row in zip(ex.tokens, t.head(0).Z):
         assert ", ".join(f"{z:.2f}" for z in row) in text, f"row {token} of Z {row} not on the page"

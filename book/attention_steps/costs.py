@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._validate import positive_int
+from .tables import markdown_table
 
 # Bytes needed to store one number at each precision.
 PRECISIONS = {"FP32": 4, "FP16": 2, "BF16": 2, "FP8": 1}
@@ -157,12 +158,8 @@ def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -
     rows = list(rows)
     if not rows or not all(isinstance(r, MemoryRow) for r in rows):
         raise TypeError("rows must be a non-empty list of MemoryRow, as returned by memory_table()")
-    lines = [
-        f"| sequence length n | entries n² | memory at {precision_name} |",
-        "|---:|---:|---:|",
-        *(f"| {r.n_text} | {r.entries_text} | {r.bytes_text} |" for r in rows),
-    ]
-    return "\n".join(lines)
+    return markdown_table(["sequence length n", "entries n²", f"memory at {precision_name}"],
+                          [(r.n_text, r.entries_text, r.bytes_text) for r in rows])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -239,8 +236,5 @@ def stages_markdown(stages: Iterable[StageCost], *, products: bool = False) -> s
         return format_count(s.count) + ("" if s.kind == "multiply-adds" else " (elementwise)")
 
     head = ["stage", *(["product"] if products else []), "order", "multiply-adds"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * (len(head) - 1) + "---:|"]
-    for s in stages:
-        cells = [s.stage, *([s.product] if products else []), s.big_o, count(s)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    rows = [[s.stage, *([s.product] if products else []), s.big_o, count(s)] for s in stages]
+    return markdown_table(head, rows, align="l" * (len(head) - 1) + "r")

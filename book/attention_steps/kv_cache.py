@@ -28,6 +28,7 @@ from . import kernels
 from ._validate import as_mask, as_matrix, float_dtype, positive_int
 from .costs import bytes_per_entry as _bytes_per_entry
 from .costs import format_bytes
+from .tables import markdown_table
 
 
 def kv_cache_bytes(n, *, layers, kv_heads, d_k, bytes_per_entry=2) -> int:
@@ -114,15 +115,11 @@ def kv_cache_markdown(rows: Iterable[CacheRow]) -> str:
     rows = list(rows)
     if not rows or not all(isinstance(r, CacheRow) for r in rows):
         raise TypeError("rows must be a non-empty list of CacheRow, as returned by kv_cache_table()")
-    lines = [
-        f"| scheme | K/V heads | per token | {rows[0].n:,} tokens | of MHA |",
-        "|---|---:|---:|---:|---:|",
-        *(
-            f"| {r.scheme} | {r.kv_heads} | {format_bytes(r.bytes_per_token)} | {r.bytes_text} | {r.share_of_mha:.1%} |"
-            for r in rows
-        ),
-    ]
-    return "\n".join(lines)
+    return markdown_table(
+        ["scheme", "K/V heads", "per token", f"{rows[0].n:,} tokens", "of MHA"],
+        [(r.scheme, r.kv_heads, format_bytes(r.bytes_per_token), r.bytes_text, f"{r.share_of_mha:.1%}") for r in rows],
+        align="lrrrr",
+    )
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,21 @@ _HEAD_NAME = re.compile(r"^(?P<name>.+?)(?:⁽(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸�
 
 
 @dataclass(frozen=True)
-class Trace:
+class LayerArrays:
+    """What a layer is run on: X (n, d_model), X_kv (n_kv, d_model; X itself for self-attention),
+    W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v), W_O (h·d_v, d_out) or None, and num_heads = h."""
+
+    X: np.ndarray
+    X_kv: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    W_O: np.ndarray | None
+    num_heads: int
+
+
+@dataclass(frozen=True)
+class Trace(LayerArrays):
     """Every intermediate of one attention layer, under the book's names.
 
     X (n, d_model) and X_kv (n_kv, d_model) are the inputs (X_kv is X for
@@ -81,13 +95,6 @@ class Trace:
     head); by code index: `trace.head(0)` is the same first head.
     """
 
-    X: np.ndarray
-    X_kv: np.ndarray
-    W_Q: np.ndarray
-    W_K: np.ndarray
-    W_V: np.ndarray
-    W_O: np.ndarray | None
-    num_heads: int
     Q: np.ndarray
     K: np.ndarray
     V: np.ndarray
@@ -187,19 +194,12 @@ def concat_heads(Z_heads) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class LayerInputs:
+class LayerInputs(LayerArrays):
     """A layer's inputs once checked (`check_layer`): arrays of one float dtype whose shapes fit,
     and the mask broadcast to (h, n, n_kv) as `keep` (None without a mask). `run(X)` computes
     the layer on these weights, without checking again, for X or another input of the same shape.
     W_O is kept as given (the Trace shows it so) and cast when Y is computed."""
 
-    X: np.ndarray
-    X_kv: np.ndarray
-    W_Q: np.ndarray
-    W_K: np.ndarray
-    W_V: np.ndarray
-    W_O: np.ndarray | None
-    num_heads: int
     mask: np.ndarray | None
     keep: np.ndarray | None
 

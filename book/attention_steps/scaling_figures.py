@@ -14,17 +14,7 @@ import numpy as np
 
 from .palette import OKABE_ITO, STRATEGY_STYLES
 from .scaling import Saturation, VarianceEstimate
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], fmt: str = "{:.3g}") -> str:
-    """A Markdown table; numbers are formatted with `fmt`, anything else with str."""
-
-    def cell(x):
-        return fmt.format(x) if isinstance(x, (float, np.floating)) else str(x)
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
-    return "\n".join(lines)
+from .tables import markdown_table  # noqa: F401 (the chapters call sf.markdown_table)
 
 
 def score_spread(samples: dict[int, np.ndarray]):

@@ -159,7 +159,7 @@ def online_weighted_sum(S, V, block_size) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Step:
+class OnlineSoftmaxStep:
     """One block of the walk-through: which keys, their scores, and the state before and after.
 
     `rescale` = exp(m_before − m): the factor by which the old ℓ and acc shrink.
@@ -180,7 +180,7 @@ class Step:
         return self.acc / self.l
 
 
-def online_softmax_steps(s, V, block_size) -> list[Step]:
+def online_softmax_steps(s, V, block_size) -> list[OnlineSoftmaxStep]:
     """Every step of online softmax on one row of scores s (n,) against values V (n, d_v).
 
     For the chapter's walk-through: after the last step, `steps[-1].output`
@@ -196,7 +196,7 @@ def online_softmax_steps(s, V, block_size) -> list[Step]:
         new = _update(state, s[None, keys], V[keys])
         m_before, m = float(state.m[0]), float(new.m[0])
         steps.append(
-            Step(
+            OnlineSoftmaxStep(
                 keys=keys, scores=s[keys].copy(), m_before=m_before, m=m,
                 rescale=float(np.exp(m_before - m)), l_before=float(state.l[0]), l=float(new.l[0]),
                 acc=new.acc[0].copy(),
@@ -251,7 +251,7 @@ def tiled_attention(Q, K, V, block_size, mask=None) -> np.ndarray:
 
 __all__ = [
     "SoftmaxState",
-    "Step",
+    "OnlineSoftmaxStep",
     "start",
     "update",
     "finish",
