@@ -24,7 +24,20 @@ from ._validate import as_mask, as_matrix, float_dtype, positive_int, same_size
 
 
 @dataclass(frozen=True)
-class Head:
+class Intermediates:
+    """The stages' results, for one head (2-D) or a whole layer (Q, K, V side by side; QK_T, S, A
+    stacked by head): Q, K, V from the projections, QK_T the raw scores, S the scaled scores, A the weights."""
+
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+    QK_T: np.ndarray
+    S: np.ndarray
+    A: np.ndarray
+
+
+@dataclass(frozen=True)
+class Head(Intermediates):
     """Head r's share of a layer, all 2-D.
 
     `index` is its position in code (0-based, as in `trace.head(index)`); `r` =
@@ -39,12 +52,6 @@ class Head:
     W_K: np.ndarray
     W_V: np.ndarray
     W_O: np.ndarray | None
-    Q: np.ndarray
-    K: np.ndarray
-    V: np.ndarray
-    QK_T: np.ndarray
-    S: np.ndarray
-    A: np.ndarray
     Z: np.ndarray
 
     @property
@@ -79,7 +86,7 @@ class LayerArrays:
 
 
 @dataclass(frozen=True)
-class Trace(LayerArrays):
+class Trace(LayerArrays, Intermediates):
     """Every intermediate of one attention layer, under the book's names.
 
     X (n, d_model) and X_kv (n_kv, d_model) are the inputs (X_kv is X for
@@ -95,12 +102,6 @@ class Trace(LayerArrays):
     head); by code index: `trace.head(0)` is the same first head.
     """
 
-    Q: np.ndarray
-    K: np.ndarray
-    V: np.ndarray
-    QK_T: np.ndarray
-    S: np.ndarray
-    A: np.ndarray
     Z_heads: np.ndarray
     Z_cat: np.ndarray
     Y: np.ndarray | None
