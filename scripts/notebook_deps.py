@@ -5,7 +5,7 @@
     .venv/bin/python scripts/notebook_deps.py --list     # each notebook's modules and data files
 
 The book's execution cache (jupyter-cache, used by myst-nb) matches a notebook
-by its code cells only: it cannot see that `attention_steps/figures.py` changed
+by its code cells only: it cannot see that `attention_steps/plotting.py` changed
 under a notebook that imports it, and Sphinx re-reads a page only when its
 own file changed. So before each build this script works out, for every
 notebook of the book, the files of the `attention_steps` package it runs:

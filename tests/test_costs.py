@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from attention_steps import trace_attention
 from attention_steps.costs import (
+    ARTICLE_LENGTHS,
     PRECISIONS,
-    SEED_LENGTHS,
     attention_bytes,
     attention_entries,
     bytes_per_entry,
@@ -47,7 +47,7 @@ def test_memory_table_matches_the_source_articles_to_their_printed_precision(
 
 def test_default_table_is_the_source_articles_lengths_at_fp16():
     rows = memory_table()
-    assert [r.n for r in rows] == list(SEED_LENGTHS) == [512, 4096, 32768, 128000]
+    assert [r.n for r in rows] == list(ARTICLE_LENGTHS) == [512, 4096, 32768, 128000]
     assert all(r.bytes == 2 * r.n**2 for r in rows)
 
 
@@ -64,14 +64,14 @@ def test_formatted_table_values():
 def test_markdown_table_has_a_row_per_length():
     md = table_markdown(memory_table())
     lines = md.splitlines()
-    assert len(lines) == 2 + len(SEED_LENGTHS)
+    assert len(lines) == 2 + len(ARTICLE_LENGTHS)
     assert "| 128,000 | 16.4B | 30.5 GiB |" in lines
     assert "FP16" in lines[0]
 
 
 def test_fp32_doubles_fp16():
     assert bytes_per_entry("fp32") == PRECISIONS["FP32"] == 4
-    for n in SEED_LENGTHS:
+    for n in ARTICLE_LENGTHS:
         assert attention_bytes(n, "FP32") == 2 * attention_bytes(n) == attention_bytes(n, 4)
     assert memory_table(bytes_per_entry="FP32")[0].bytes_text == "1 MiB"
 

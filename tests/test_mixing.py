@@ -18,7 +18,6 @@ from attention_steps.mixing import (
     hull_example,
     inside_hull,
     inside_value_box,
-    latex_matrix,
     value_bounds,
 )
 
@@ -112,11 +111,6 @@ def test_hull_example_recovers_its_weights():
     V, A, Z = hull_example()
     for a, z in zip(A, Z):
         np.testing.assert_allclose(barycentric(z, V), a, atol=1e-12)
-
-
-def test_latex_matrix_formats_like_the_page():
-    assert latex_matrix([[0.641, 0.359]]) == r"\begin{bmatrix}0.64 & 0.36\end{bmatrix}"
-    assert latex_matrix([[1, 2], [3, 4]], "{:.0f}") == r"\begin{bmatrix}1 & 2 \\ 3 & 4\end{bmatrix}"
 
 
 @pytest.mark.parametrize(

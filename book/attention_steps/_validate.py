@@ -82,6 +82,17 @@ def same_size(what: str, name_a: str, a: int, name_b: str, b: int) -> None:
         raise ValueError(f"{what} must match: {name_a} has {a} but {name_b} has {b}")
 
 
+def check_batch(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
+    """Leading (batch) axes must broadcast; say so in our words, not NumPy's."""
+    try:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the batch axes of {name_a} {a.shape[:-2]} and {name_b} {b.shape[:-2]} do not broadcast "
+            f"(full shapes {a.shape} and {b.shape})"
+        ) from None
+
+
 def as_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
     """A boolean mask broadcast to `shape` (..., n_q, n_k), every row with a True.
 

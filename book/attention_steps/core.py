@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import as_mask, as_matrix, float_dtype, positive_number, same_size
+from . import kernels
+from ._validate import as_mask, as_matrix, check_batch, float_dtype, positive_number, same_size
 
 
 # ----------------------------------------------------------------------------- stages
@@ -17,12 +18,12 @@ def projection(X, W, *, names: tuple[str, str] = ("X", "W")) -> np.ndarray:
     """Project tokens: X (..., n, d_in) @ W (d_in, d_out) -> (..., n, d_out).
 
     Stage 1: Q = X W_Q, K = X W_K, V = X W_V. `names` label the arguments in errors.
+    Each public function checks its arguments here, once, and computes with `kernels`.
     """
     name_X, name_W = names
     X, W = as_matrix(name_X, X, min_ndim=2), as_matrix(name_W, W, ndim=2)
     same_size(f"the columns of {name_X} (d_in) and the rows of {name_W}", name_X, X.shape[-1], name_W, W.shape[0])
-    dtype = float_dtype(X, W)
-    return X.astype(dtype, copy=False) @ W.astype(dtype, copy=False)
+    return kernels.project(X, W)
 
 
 def scores(Q, K) -> np.ndarray:
@@ -32,9 +33,8 @@ def scores(Q, K) -> np.ndarray:
     """
     Q, K = as_matrix("Q", Q, min_ndim=2), as_matrix("K", K, min_ndim=2)
     same_size("the columns of Q and K (d_k)", "Q", Q.shape[-1], "K", K.shape[-1])
-    _check_batch("Q", Q, "K", K)
-    dtype = float_dtype(Q, K)
-    return Q.astype(dtype, copy=False) @ np.swapaxes(K.astype(dtype, copy=False), -1, -2)
+    check_batch("Q", Q, "K", K)
+    return kernels.raw_scores(Q, K)
 
 
 def scale(QK_T, d_k) -> np.ndarray:
@@ -43,9 +43,7 @@ def scale(QK_T, d_k) -> np.ndarray:
     Dividing by √d_k brings the variance of q·k back from d_k to 1 (chapter 3).
     """
     QK_T = as_matrix("QK_T", QK_T)
-    d_k = positive_number("d_k", d_k)
-    dtype = float_dtype(QK_T)
-    return (QK_T / np.sqrt(d_k)).astype(dtype, copy=False)
+    return kernels.divide_by_sqrt(QK_T, positive_number("d_k", d_k))
 
 
 def softmax(S, axis: int = -1) -> np.ndarray:
@@ -55,11 +53,7 @@ def softmax(S, axis: int = -1) -> np.ndarray:
     shift invariant) but keeps every exponent <= 0, so exp never overflows,
     however large the scores.
     """
-    S = as_matrix("S", S)
-    S = S.astype(float_dtype(S), copy=False)
-    shifted = S - S.max(axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / e.sum(axis=axis, keepdims=True)
+    return kernels.row_softmax(as_matrix("S", S), axis)
 
 
 def softmax_naive(S, axis: int = -1) -> np.ndarray:
@@ -98,9 +92,8 @@ def weighted_sum(A, V) -> np.ndarray:
     """
     A, V = as_matrix("A", A, min_ndim=2), as_matrix("V", V, min_ndim=2)
     same_size("the columns of A (n_k) and the rows of V", "A", A.shape[-1], "V", V.shape[-2])
-    _check_batch("A", A, "V", V)
-    dtype = float_dtype(A, V)
-    return A.astype(dtype, copy=False) @ V.astype(dtype, copy=False)
+    check_batch("A", A, "V", V)
+    return kernels.mix(A, V)
 
 
 # ----------------------------------------------------------------------------- one head
@@ -111,40 +104,20 @@ def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[np.ndarray, np.nda
     broadcast. `mask` is boolean, broadcastable to (..., n_q, n_k), True where the
     query may attend to the key. Returns Z (..., n_q, d_v) and A (..., n_q, n_k).
     """
-    _, _, A, Z = _attend(Q, K, V, mask)
+    Q, K, V = checked_qkv(Q, K, V)
+    keep = None if mask is None else as_mask(mask, kernels.scores_shape(Q, K))
+    _, _, A, Z = kernels.attend(Q, K, V, keep)
     return Z, A
 
 
-def _attend(Q, K, V, mask=None):
-    """The four intermediates of one head: QKᵀ, S, A and Z (see the public function)."""
+def checked_qkv(Q, K, V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q, K, V as arrays, or the error naming the one that does not fit (for the functions taking all three)."""
     Q, K, V = (as_matrix(name, x, min_ndim=2) for name, x in (("Q", Q), ("K", K), ("V", V)))
     same_size("the number of rows (n_k) of K and V", "K", K.shape[-2], "V", V.shape[-2])
-    _check_batch("K", K, "V", V)
-    dtype = float_dtype(Q, K, V)
-    Q, K, V = (x.astype(dtype, copy=False) for x in (Q, K, V))
-    QK_T = scores(Q, K)
-    S = scale(QK_T, Q.shape[-1])
-    if mask is None:
-        A = softmax(S)
-    else:
-        keep = as_mask(mask, S.shape)
-        # Masked scores become -inf so their exp is exactly 0; as_mask has made
-        # sure each row keeps at least one key, so the row max stays finite.
-        S = np.where(keep, S, -np.inf).astype(dtype, copy=False)
-        A = np.exp(S - S.max(axis=-1, keepdims=True))
-        A /= A.sum(axis=-1, keepdims=True)
-    return QK_T, S, A, weighted_sum(A, V)
-
-
-def _check_batch(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray) -> None:
-    """Leading (batch) axes must broadcast; say so in our words, not NumPy's."""
-    try:
-        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    except ValueError:
-        raise ValueError(
-            f"the batch axes of {name_a} {a.shape[:-2]} and {name_b} {b.shape[:-2]} do not broadcast "
-            f"(full shapes {a.shape} and {b.shape})"
-        ) from None
+    check_batch("K", K, "V", V)
+    same_size("the columns of Q and K (d_k)", "Q", Q.shape[-1], "K", K.shape[-1])
+    check_batch("Q", Q, "K", K)
+    return Q, K, V
 
 
 __all__ = [
@@ -156,4 +129,5 @@ __all__ = [
     "numerical_jacobian",
     "weighted_sum",
     "scaled_dot_product_attention",
+    "checked_qkv",
 ]

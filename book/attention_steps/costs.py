@@ -22,13 +22,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._validate import positive_int
+from .tables import markdown_table
 
 # Bytes needed to store one number at each precision.
 PRECISIONS = {"FP32": 4, "FP16": 2, "BF16": 2, "FP8": 1}
 
 # The sequence lengths of the source articles' memory table: from the original
 # Transformer's 512 tokens to a 128k-token context window.
-SEED_LENGTHS = (512, 4096, 32768, 128000)
+ARTICLE_LENGTHS = (512, 4096, 32768, 128000)
 
 _COUNT_UNITS = (("T", 10**12), ("B", 10**9), ("M", 10**6), ("K", 10**3))
 _BYTE_UNITS = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
@@ -90,7 +91,7 @@ class MemoryRow:
         return format_bytes(self.bytes)
 
 
-def memory_table(ns: Iterable = SEED_LENGTHS, bytes_per_entry=2) -> list[MemoryRow]:
+def memory_table(ns: Iterable = ARTICLE_LENGTHS, bytes_per_entry=2) -> list[MemoryRow]:
     """Rows (n, entries, bytes) of the n × n matrix for each n in `ns` (default: the source articles' 512 … 128,000 at FP16)."""
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Iterable):
         raise TypeError(f"ns must be a sequence of sequence lengths, got {ns!r} ({type(ns).__name__})")
@@ -157,12 +158,8 @@ def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -
     rows = list(rows)
     if not rows or not all(isinstance(r, MemoryRow) for r in rows):
         raise TypeError("rows must be a non-empty list of MemoryRow, as returned by memory_table()")
-    lines = [
-        f"| sequence length n | entries n² | memory at {precision_name} |",
-        "|---:|---:|---:|",
-        *(f"| {r.n_text} | {r.entries_text} | {r.bytes_text} |" for r in rows),
-    ]
-    return "\n".join(lines)
+    return markdown_table(["sequence length n", "entries n²", f"memory at {precision_name}"],
+                          [(r.n_text, r.entries_text, r.bytes_text) for r in rows])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -239,8 +236,5 @@ def stages_markdown(stages: Iterable[StageCost], *, products: bool = False) -> s
         return format_count(s.count) + ("" if s.kind == "multiply-adds" else " (elementwise)")
 
     head = ["stage", *(["product"] if products else []), "order", "multiply-adds"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * (len(head) - 1) + "---:|"]
-    for s in stages:
-        cells = [s.stage, *([s.product] if products else []), s.big_o, count(s)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    rows = [[s.stage, *([s.product] if products else []), s.big_o, count(s)] for s in stages]
+    return markdown_table(head, rows, align="l" * (len(head) - 1) + "r")

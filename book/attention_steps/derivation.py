@@ -154,7 +154,7 @@ def expectation(expr: sp.Expr) -> sp.Expr:
 
 # ----------------------------------------------------------------------------- the derivation
 @dataclass(frozen=True)
-class Step:
+class DerivationStep:
     """One line of the derivation: chain[0] = chain[1] = … = chain[-1], and why."""
 
     name: str
@@ -183,11 +183,11 @@ class Step:
 class Derivation:
     """Every step, by name, and the two results: the general Var[q·k] and its value at μ = 0, σ = 1."""
 
-    steps: tuple[Step, ...]
+    steps: tuple[DerivationStep, ...]
     general: sp.Expr  # Var[q·k] for any μ_q, μ_k, σ_q, σ_k
     result: sp.Expr  # Var[q·k] with μ = 0, σ = 1: d_k
 
-    def __getitem__(self, name: str) -> Step:
+    def __getitem__(self, name: str) -> DerivationStep:
         for step in self.steps:
             if step.name == name:
                 return step
@@ -201,7 +201,7 @@ def derivation() -> Derivation:
     def step(name, reason, *chain):
         # Steps named *standard, and every step after them, have μ = 0, σ = 1 substituted.
         standard = "standard" in name or any(s.standard for s in steps)
-        steps.append(Step(name, reason, tuple(chain), standard=standard))
+        steps.append(DerivationStep(name, reason, tuple(chain), standard=standard))
         return chain[-1]
 
     prod, other = q[i] * k[i], q[j] * k[j]

@@ -5,6 +5,10 @@ W_Q, K and V but leaves W_K and W_V out; the two integer matrices below are one
 choice that reproduces its K and V exactly (tests check X W_K = K, X W_V = V).
 `unequal_lengths()` is ours: two tokens whose queries differ in length, with
 W_K = W_Q, the counterexample of exercise 2.2 and of chapter 4's symmetry section.
+
+Every example layer of the book is an `ExampleLayer` (these two; chapters 6–7's
+`heads.small_layer()`; chapters 8–9's `sentence.sentence_layer()`), and
+`layer.trace(mask=...)` runs any of them through the core.
 """
 
 from __future__ import annotations
@@ -13,28 +17,54 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .multihead import Trace, trace_attention
+
 
 @dataclass(frozen=True)
-class Example:
-    """Inputs of a small self-attention example: tokens, X (n, d_model), W_Q, W_K, W_V (d_model, d_k)."""
+class ExampleLayer:
+    """One example layer: tokens, X (n, d_model), W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v),
+    W_O (h·d_v, d_out) or None (a single head without output projection), and num_heads = h."""
 
     tokens: tuple[str, ...]
     X: np.ndarray
     W_Q: np.ndarray
     W_K: np.ndarray
     W_V: np.ndarray
+    W_O: np.ndarray | None = None
+    num_heads: int = 1
+
+    @property
+    def d_model(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def d_k(self) -> int:
+        """Width of one head's queries and keys."""
+        return self.W_Q.shape[1] // self.num_heads
+
+    @property
+    def weights(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """(W_Q, W_K, W_V, W_O), ready to unpack into `trace_attention` or `multi_head_attention`."""
+        return self.W_Q, self.W_K, self.W_V, self.W_O
+
+    def trace(self, mask=None, *, X=None, X_kv=None) -> Trace:
+        """`trace_attention` of this layer: every intermediate by name. `mask` as in the core;
+        `X` replaces the layer's input (the same weights on other tokens), `X_kv` gives the keys
+        and values (cross-attention)."""
+        X = self.X if X is None else X
+        return trace_attention(X, self.W_Q, self.W_K, self.W_V, self.W_O, self.num_heads, mask=mask, X_kv=X_kv)
 
 
-def i_love() -> Example:
+def i_love() -> ExampleLayer:
     """The source article's 2-token example: "I" = [1, 0, 1, 0], "love" = [0, 1, 0, 1], d_k = d_v = 3."""
     X = np.array([[1, 0, 1, 0], [0, 1, 0, 1]], dtype=float)
     W_Q = np.array([[1, 0, 1], [0, 1, 0], [1, 0, 0], [0, 1, 1]], dtype=float)
     W_K = np.array([[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 0]], dtype=float)
     W_V = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]], dtype=float)
-    return Example(tokens=("I", "love"), X=X, W_Q=W_Q, W_K=W_K, W_V=W_V)
+    return ExampleLayer(tokens=("I", "love"), X=X, W_Q=W_Q, W_K=W_K, W_V=W_V)
 
 
-def unequal_lengths() -> Example:
+def unequal_lengths() -> ExampleLayer:
     """Two tokens whose queries have different lengths, with keys made by the same matrix.
 
     X = [[1, 0], [2, 0.1]] and W_Q = W_K = W_V = I (2 × 2), so q_1 = k_1 = [1, 0]
@@ -44,7 +74,7 @@ def unequal_lengths() -> Example:
     """
     X = np.array([[1.0, 0.0], [2.0, 0.1]])
     identity = np.eye(2)
-    return Example(tokens=("t₁", "t₂"), X=X, W_Q=identity, W_K=identity.copy(), W_V=identity.copy())
+    return ExampleLayer(tokens=("t₁", "t₂"), X=X, W_Q=identity, W_K=identity.copy(), W_V=identity.copy())
 
 
 START, END = "<s>", "</s>"

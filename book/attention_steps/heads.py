@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_matrix, positive_int, same_size
+from .examples import ExampleLayer
 from .core import projection, scale, scores, softmax
 from .multihead import split_heads
-from .scaling import entropy
+from .softmax_gradients import entropy
 
 
 def head_width(d_model, num_heads) -> int:
@@ -33,36 +34,11 @@ def head_width(d_model, num_heads) -> int:
     return d_model // h
 
 
-SENTENCE = ("The", "animal", "didn't", "cross", "the", "street")
+# The first six words of chapter 8's sentence, the tokens of `small_layer`.
+SIX_WORDS = ("The", "animal", "didn't", "cross", "the", "street")
 
 
-@dataclass(frozen=True)
-class Layer:
-    """A small multi-head layer: tokens, X (n, d_model) and W_Q, W_K, W_V, W_O (d_model, d_model)."""
-
-    tokens: tuple[str, ...]
-    X: np.ndarray
-    W_Q: np.ndarray
-    W_K: np.ndarray
-    W_V: np.ndarray
-    W_O: np.ndarray
-    num_heads: int
-
-    @property
-    def d_model(self) -> int:
-        return self.X.shape[1]
-
-    @property
-    def d_k(self) -> int:
-        return head_width(self.d_model, self.num_heads)
-
-    @property
-    def weights(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(W_Q, W_K, W_V, W_O), ready to unpack into `trace_attention`."""
-        return self.W_Q, self.W_K, self.W_V, self.W_O
-
-
-def small_layer(d_model: int = 8, num_heads: int = 4, *, gain: float = 2.0, seed: int = 3) -> Layer:
+def small_layer(d_model: int = 8, num_heads: int = 4, *, gain: float = 2.0, seed: int = 3) -> ExampleLayer:
     """A seeded toy layer on the first six words of "The animal didn't cross the street …".
 
     X (6, d_model) has N(0, 1) entries; W_Q, W_K, W_V, W_O have N(0, gain² / d_model)
@@ -74,9 +50,9 @@ def small_layer(d_model: int = 8, num_heads: int = 4, *, gain: float = 2.0, seed
     if not np.isfinite(gain) or gain <= 0:
         raise ValueError(f"gain must be a finite number > 0, got {gain!r}")
     rng = np.random.default_rng(seed)
-    X = rng.standard_normal((len(SENTENCE), d_model))
+    X = rng.standard_normal((len(SIX_WORDS), d_model))
     W_Q, W_K, W_V, W_O = (rng.standard_normal((d_model, d_model)) * gain / np.sqrt(d_model) for _ in range(4))
-    return Layer(SENTENCE, X, W_Q, W_K, W_V, W_O, int(num_heads))
+    return ExampleLayer(SIX_WORDS, X, W_Q, W_K, W_V, W_O, int(num_heads))
 
 
 def weights_with_sqrt_d_model_bug(X, W_Q, W_K, num_heads) -> np.ndarray:
@@ -175,7 +151,6 @@ def head_contributions(Z_heads, W_O) -> np.ndarray:
 
 __all__ = [
     "head_width",
-    "Layer",
     "small_layer",
     "weights_with_sqrt_d_model_bug",
     "Sharpness",
@@ -184,5 +159,5 @@ __all__ = [
     "scaling_bug_at_size",
     "output_blocks",
     "head_contributions",
-    "SENTENCE",
+    "SIX_WORDS",
 ]

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_matrix, float_dtype, positive_int
-from .core import _attend
+from . import kernels
+from ._validate import as_mask, as_matrix, float_dtype, positive_int
 from .costs import bytes_per_entry as _bytes_per_entry
 from .costs import format_bytes
-from .multihead import concat_heads, split_heads
+from .tables import markdown_table
 
 
 def kv_cache_bytes(n, *, layers, kv_heads, d_k, bytes_per_entry=2) -> int:
@@ -115,15 +115,11 @@ def kv_cache_markdown(rows: Iterable[CacheRow]) -> str:
     rows = list(rows)
     if not rows or not all(isinstance(r, CacheRow) for r in rows):
         raise TypeError("rows must be a non-empty list of CacheRow, as returned by kv_cache_table()")
-    lines = [
-        f"| scheme | K/V heads | per token | {rows[0].n:,} tokens | of MHA |",
-        "|---|---:|---:|---:|---:|",
-        *(
-            f"| {r.scheme} | {r.kv_heads} | {format_bytes(r.bytes_per_token)} | {r.bytes_text} | {r.share_of_mha:.1%} |"
-            for r in rows
-        ),
-    ]
-    return "\n".join(lines)
+    return markdown_table(
+        ["scheme", "K/V heads", "per token", f"{rows[0].n:,} tokens", "of MHA"],
+        [(r.scheme, r.kv_heads, format_bytes(r.bytes_per_token), r.bytes_text, f"{r.share_of_mha:.1%}") for r in rows],
+        align="lrrrr",
+    )
 
 
 @dataclass(frozen=True)
@@ -172,11 +168,12 @@ def grouped_query_attention(X, W_Q, W_K, W_V, W_O, num_heads, num_kv_heads, mask
         )
     dtype = float_dtype(X, W_Q, W_K, W_V, W_O)
     X, W_Q, W_K, W_V, W_O = (a.astype(dtype, copy=False) for a in (X, W_Q, W_K, W_V, W_O))
-    Q, K, V = split_heads(X @ W_Q, h), split_heads(X @ W_K, g), split_heads(X @ W_V, g)
+    Q, K, V = (kernels.split_columns(X @ W, heads) for W, heads in ((W_Q, h), (W_K, g), (W_V, g)))
     group = h // g
     # Each key/value head serves `group` consecutive query heads: repeat it that many times.
-    _, _, A, Z_heads = _attend(Q, np.repeat(K, group, axis=0), np.repeat(V, group, axis=0), mask)
-    return GroupedAttention(Y=concat_heads(Z_heads) @ W_O, A=A, K=K, V=V)
+    keep = None if mask is None else as_mask(mask, (h, X.shape[0], X.shape[0]))
+    _, _, A, Z_heads = kernels.attend(Q, np.repeat(K, group, axis=0), np.repeat(V, group, axis=0), keep)
+    return GroupedAttention(Y=kernels.join_columns(Z_heads) @ W_O, A=A, K=K, V=V)
 
 
 __all__ = [

@@ -22,6 +22,7 @@ import numpy as np
 from ._validate import positive_int
 from .core import scaled_dot_product_attention
 from .costs import format_bytes
+from .tables import markdown_table
 from .tiled import tiled_attention
 
 
@@ -124,16 +125,12 @@ def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
 
 def comparison_markdown(rows: Iterable[Comparison]) -> str:
     """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks."""
-    lines = [
-        "| n | naive time (s) | naive peak | tiled time (s) | tiled peak | tiled / naive peak | tiled / naive time |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r.n:,} | {r.naive.seconds:.3f} | {format_bytes(r.naive.peak_bytes)} | {r.tiled.seconds:.3f} "
-            f"| {format_bytes(r.tiled.peak_bytes)} | {r.peak_ratio:.2%} | {r.time_ratio:.2f} |"
-        )
-    return "\n".join(lines)
+    headers = ["n", "naive time (s)", "naive peak", "tiled time (s)", "tiled peak", "tiled / naive peak",
+               "tiled / naive time"]  # fmt: skip
+    return markdown_table(headers, [
+        (f"{r.n:,}", f"{r.naive.seconds:.3f}", format_bytes(r.naive.peak_bytes), f"{r.tiled.seconds:.3f}",
+         format_bytes(r.tiled.peak_bytes), f"{r.peak_ratio:.2%}", f"{r.time_ratio:.2f}") for r in rows
+    ])  # fmt: skip
 
 
 __all__ = [

@@ -8,7 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ._validate import as_matrix
-from .figures import OKABE_ITO, heatmap
+from .palette import OKABE_ITO
+from .plotting import heatmap
 
 
 def mask_pattern(mask, *, title: str = "", ax=None):
@@ -50,4 +51,41 @@ def weights_side_by_side(A_left, A_right, *, left: str, right: str, labels=None)
     return fig
 
 
-__all__ = ["mask_pattern", "weights_side_by_side"]
+def tile_diagram(n_blocks: int = 6, current: tuple[int, int] = (2, 3)):
+    """The n × n score matrix cut into n_blocks × n_blocks tiles: on the left all of it
+    held at once (naive), on the right one query block's row of tiles, with the one tile
+    in memory now, `current` = (query block, key block), drawn dark (tiled). Returns the Figure."""
+    fig, axes = plt.subplots(1, 2, figsize=(6.4, 3.6))
+    qi, kj = current
+    for ax, tiled in zip(axes, (False, True)):
+        ax.set_xlim(0, n_blocks)
+        ax.set_ylim(n_blocks, 0)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for side in ax.spines.values():
+            side.set_visible(False)
+        for i in range(n_blocks):
+            for j in range(n_blocks):
+                if not tiled:
+                    colour = OKABE_ITO["vermillion"]
+                elif i == qi and j == kj:
+                    colour = OKABE_ITO["blue"]
+                elif i == qi and j < kj:
+                    colour = "#cfe3f1"  # already folded into the running state
+                elif i < qi:
+                    colour = "#eeeeee"  # finished: only its rows of Z remain
+                else:
+                    colour = "white"
+                ax.add_patch(matplotlib.patches.Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="#888888",
+                                                          linewidth=0.8))  # fmt: skip
+        ax.set_xlabel("keys j (blocks of b)")
+        ax.set_ylabel("queries i (blocks of b)")
+    axes[0].set_title("naive: all n × n scores at once", fontsize=10)
+    axes[1].set_title("tiled: one b × b tile at a time", fontsize=10)
+    axes[1].annotate("", xy=(n_blocks - 0.15, qi + 0.5), xytext=(kj + 1.05, qi + 0.5),
+                     arrowprops={"arrowstyle": "->", "color": OKABE_ITO["blue"], "linewidth": 1.5})  # fmt: skip
+    return fig
+
+
+__all__ = ["mask_pattern", "tile_diagram", "weights_side_by_side"]

@@ -17,7 +17,8 @@ import numbers
 
 import numpy as np
 
-from ._validate import as_mask, as_matrix, float_dtype, positive_int
+from . import kernels
+from ._validate import as_mask, as_matrix, positive_int
 
 
 def causal_mask(n_q, n_k=None) -> np.ndarray:
@@ -56,9 +57,7 @@ def masked_scores(S, mask) -> np.ndarray:
     still sums to 1.
     """
     S = as_matrix("S", S, min_ndim=2)
-    keep = as_mask(mask, S.shape)
-    dtype = float_dtype(S)
-    return np.where(keep, S.astype(dtype, copy=False), dtype.type(-np.inf))
+    return kernels.fill_masked(S, as_mask(mask, S.shape))
 
 
 def masked_softmax(S, mask) -> np.ndarray:
@@ -68,9 +67,8 @@ def masked_softmax(S, mask) -> np.ndarray:
     keys were not there. The same A as `scaled_dot_product_attention` returns
     with `mask=`.
     """
-    S_masked = masked_scores(S, mask)
-    e = np.exp(S_masked - S_masked.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+    S = as_matrix("S", S, min_ndim=2)
+    return kernels.masked_row_softmax(kernels.fill_masked(S, as_mask(mask, S.shape)))
 
 
 __all__ = ["causal_mask", "random_mask", "masked_scores", "masked_softmax"]

@@ -112,15 +112,6 @@ def inside_hull(Z, V, *, atol: float = 1e-9) -> np.ndarray:
     return np.array(inside, dtype=bool)
 
 
-def latex_matrix(M, fmt: str = "{:.2f}") -> str:
-    r"""M (rows, cols) as a LaTeX bmatrix with entries formatted by `fmt`, e.g. \begin{bmatrix}0.64 & 0.36\end{bmatrix}."""
-    M = np.atleast_2d(as_matrix("M", M))
-    if M.ndim != 2:
-        raise ValueError(f"M must be a vector or a matrix, got shape {M.shape}")
-    rows = [" & ".join(fmt.format(float(x)) for x in row) for row in M]
-    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
-
-
 def hull_example(n_queries: int = 12, *, spread: float = 1.5, seed: int = 0):
     """Three 2-D value rows (a triangle) and n_queries random softmax rows over them.
 
@@ -141,6 +132,5 @@ __all__ = [
     "inside_value_box",
     "barycentric",
     "inside_hull",
-    "latex_matrix",
     "hull_example",
 ]

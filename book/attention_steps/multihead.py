@@ -19,12 +19,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validate import as_matrix, float_dtype, positive_int, same_size
-from .core import _attend, projection
+from . import kernels
+from ._validate import as_mask, as_matrix, float_dtype, positive_int, same_size
 
 
 @dataclass(frozen=True)
-class Head:
+class Intermediates:
+    """The stages' results, for one head (2-D) or a whole layer (Q, K, V side by side; QK_T, S, A
+    stacked by head): Q, K, V from the projections, QK_T the raw scores, S the scaled scores, A the weights."""
+
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray
+    QK_T: np.ndarray
+    S: np.ndarray
+    A: np.ndarray
+
+
+@dataclass(frozen=True)
+class Head(Intermediates):
     """Head r's share of a layer, all 2-D.
 
     `index` is its position in code (0-based, as in `trace.head(index)`); `r` =
@@ -39,12 +52,6 @@ class Head:
     W_K: np.ndarray
     W_V: np.ndarray
     W_O: np.ndarray | None
-    Q: np.ndarray
-    K: np.ndarray
-    V: np.ndarray
-    QK_T: np.ndarray
-    S: np.ndarray
-    A: np.ndarray
     Z: np.ndarray
 
     @property
@@ -65,7 +72,21 @@ _HEAD_NAME = re.compile(r"^(?P<name>.+?)(?:⁽(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸�
 
 
 @dataclass(frozen=True)
-class Trace:
+class LayerArrays:
+    """What a layer is run on: X (n, d_model), X_kv (n_kv, d_model; X itself for self-attention),
+    W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v), W_O (h·d_v, d_out) or None, and num_heads = h."""
+
+    X: np.ndarray
+    X_kv: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    W_O: np.ndarray | None
+    num_heads: int
+
+
+@dataclass(frozen=True)
+class Trace(LayerArrays, Intermediates):
     """Every intermediate of one attention layer, under the book's names.
 
     X (n, d_model) and X_kv (n_kv, d_model) are the inputs (X_kv is X for
@@ -81,19 +102,6 @@ class Trace:
     head); by code index: `trace.head(0)` is the same first head.
     """
 
-    X: np.ndarray
-    X_kv: np.ndarray
-    W_Q: np.ndarray
-    W_K: np.ndarray
-    W_V: np.ndarray
-    W_O: np.ndarray | None
-    num_heads: int
-    Q: np.ndarray
-    K: np.ndarray
-    V: np.ndarray
-    QK_T: np.ndarray
-    S: np.ndarray
-    A: np.ndarray
     Z_heads: np.ndarray
     Z_cat: np.ndarray
     Y: np.ndarray | None
@@ -178,14 +186,87 @@ def split_heads(M, num_heads: int) -> np.ndarray:
     h = positive_int("num_heads", num_heads)
     if M.shape[1] % h:
         raise ValueError(f"num_heads={h} does not divide the {M.shape[1]} columns of a matrix of shape {M.shape}")
-    return M.reshape(M.shape[0], h, M.shape[1] // h).transpose(1, 0, 2)
+    return kernels.split_columns(M, h)
 
 
 def concat_heads(Z_heads) -> np.ndarray:
     """(h, n, d) -> (n, h·d): Concat(Z⁽¹⁾, …, Z⁽ʰ⁾) along the features, in head order."""
-    Z_heads = as_matrix("Z_heads", Z_heads, ndim=3)
-    h, n, d = Z_heads.shape
-    return Z_heads.transpose(1, 0, 2).reshape(n, h * d)
+    return kernels.join_columns(as_matrix("Z_heads", Z_heads, ndim=3))
+
+
+@dataclass(frozen=True)
+class LayerInputs(LayerArrays):
+    """A layer's inputs once checked (`check_layer`): arrays of one float dtype whose shapes fit,
+    and the mask broadcast to (h, n, n_kv) as `keep` (None without a mask). `run(X)` computes
+    the layer on these weights, without checking again, for X or another input of the same shape.
+    W_O is kept as given (the Trace shows it so) and cast when Y is computed."""
+
+    mask: np.ndarray | None
+    keep: np.ndarray | None
+
+    def run(self, X: np.ndarray | None = None) -> Trace:
+        """The layer on X (default: the checked X; self-attention then reads keys and values from it too)."""
+        if X is None:
+            X, X_kv = self.X, self.X_kv
+        else:
+            X_kv = X if self.X_kv is self.X else self.X_kv
+        h = self.num_heads
+        Q, K, V = kernels.project(X, self.W_Q), kernels.project(X_kv, self.W_K), kernels.project(X_kv, self.W_V)
+        split = (kernels.split_columns(M, h) for M in (Q, K, V))
+        QK_T, S, A, Z_heads = kernels.attend(*split, self.keep)
+        Z_cat = kernels.join_columns(Z_heads)
+        Y = None if self.W_O is None else Z_cat @ self.W_O.astype(self.W_Q.dtype, copy=False)
+        return Trace(
+            X=X, X_kv=X_kv, W_Q=self.W_Q, W_K=self.W_K, W_V=self.W_V, W_O=self.W_O, num_heads=h,
+            Q=Q, K=K, V=V, QK_T=QK_T, S=S, A=A, Z_heads=Z_heads, Z_cat=Z_cat, Y=Y, mask=self.mask,
+        )  # fmt: skip
+
+
+def check_layer(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None, *,
+                square: bool = False) -> LayerInputs:  # fmt: skip
+    """Check a layer's inputs once (for `trace_attention`'s arguments) and return them as `LayerInputs`.
+
+    `square=True` demands what `multi_head_attention` does: num_heads divides d_model and
+    W_Q, W_K, W_V, W_O are all (d_model, d_model). Raises naming the argument that does not fit.
+    """
+    h = positive_int("num_heads", num_heads)
+    X = as_matrix("X", X, ndim=2)
+    if square:
+        d_model = X.shape[1]
+        if d_model % h:
+            raise ValueError(f"num_heads={h} must divide d_model={d_model} (the width of X {X.shape})")
+        weights = []
+        for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
+            weights.append(as_matrix(name, w, ndim=2))
+            if weights[-1].shape != (d_model, d_model):
+                raise ValueError(f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {weights[-1].shape}")
+        W_Q, W_K, W_V, W_O = weights
+    X_kv = X if X_kv is None else as_matrix("X_kv", X_kv, ndim=2)
+    same_size("the widths (d_model) of X and X_kv", "X", X.shape[1], "X_kv", X_kv.shape[1])
+    if not square:
+        W_Q, W_K, W_V = (as_matrix(name, w, ndim=2) for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)))
+    for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        if w.shape[0] != X.shape[1]:
+            raise ValueError(f"{name} must have d_model={X.shape[1]} rows to multiply X {X.shape}, got shape {w.shape}")
+        if w.shape[1] % h:
+            raise ValueError(f"num_heads={h} must divide the {w.shape[1]} columns of {name} {w.shape}")
+    same_size("the widths of W_Q and W_K (h·d_k)", "W_Q", W_Q.shape[1], "W_K", W_K.shape[1])
+    arrays = [X, X_kv, W_Q, W_K, W_V]
+    if W_O is not None:
+        W_O = W_O if square else as_matrix("W_O", W_O, ndim=2)
+        if W_O.shape[0] != W_V.shape[1]:
+            raise ValueError(
+                f"W_O must have h·d_v={W_V.shape[1]} rows to multiply Z_cat, got shape {W_O.shape}"
+            )
+        arrays.append(W_O)
+    dtype = float_dtype(*arrays)
+    X, X_kv_cast, W_Q, W_K, W_V = (a.astype(dtype, copy=False) for a in (X, X_kv, W_Q, W_K, W_V))
+    X_kv = X if X_kv is arrays[0] else X_kv_cast
+    keep = None if mask is None else as_mask(mask, (h, X.shape[0], X_kv.shape[0]))
+    return LayerInputs(
+        X=X, X_kv=X_kv, W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O,
+        num_heads=h, mask=None if mask is None else np.asarray(mask), keep=keep,
+    )  # fmt: skip
 
 
 def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None) -> Trace:
@@ -196,39 +277,7 @@ def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X
     (cross-attention), X otherwise. `mask` (bool) broadcasts to (n, n_kv) or
     (h, n, n_kv). Each head scales by its own √d_k, never by √d_model.
     """
-    h = positive_int("num_heads", num_heads)
-    X = as_matrix("X", X, ndim=2)
-    X_kv = X if X_kv is None else as_matrix("X_kv", X_kv, ndim=2)
-    same_size("the widths (d_model) of X and X_kv", "X", X.shape[1], "X_kv", X_kv.shape[1])
-    W_Q, W_K, W_V = (as_matrix(name, w, ndim=2) for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)))
-    for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
-        if w.shape[0] != X.shape[1]:
-            raise ValueError(f"{name} must have d_model={X.shape[1]} rows to multiply X {X.shape}, got shape {w.shape}")
-        if w.shape[1] % h:
-            raise ValueError(f"num_heads={h} must divide the {w.shape[1]} columns of {name} {w.shape}")
-    same_size("the widths of W_Q and W_K (h·d_k)", "W_Q", W_Q.shape[1], "W_K", W_K.shape[1])
-    arrays = [X, X_kv, W_Q, W_K, W_V]
-    if W_O is not None:
-        W_O = as_matrix("W_O", W_O, ndim=2)
-        if W_O.shape[0] != W_V.shape[1]:
-            raise ValueError(
-                f"W_O must have h·d_v={W_V.shape[1]} rows to multiply Z_cat, got shape {W_O.shape}"
-            )
-        arrays.append(W_O)
-    dtype = float_dtype(*arrays)
-    X, X_kv, W_Q, W_K, W_V = (a.astype(dtype, copy=False) for a in (X, X_kv, W_Q, W_K, W_V))
-
-    Q = projection(X, W_Q, names=("X", "W_Q"))
-    K = projection(X_kv, W_K, names=("X_kv" if X_kv is not X else "X", "W_K"))
-    V = projection(X_kv, W_V, names=("X_kv" if X_kv is not X else "X", "W_V"))
-    QK_T, S, A, Z_heads = _attend(split_heads(Q, h), split_heads(K, h), split_heads(V, h), mask)
-    Z_cat = concat_heads(Z_heads)
-    Y = None if W_O is None else Z_cat @ W_O.astype(dtype, copy=False)
-    return Trace(
-        X=X, X_kv=X_kv, W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O, num_heads=h,
-        Q=Q, K=K, V=V, QK_T=QK_T, S=S, A=A, Z_heads=Z_heads, Z_cat=Z_cat, Y=Y,
-        mask=None if mask is None else np.asarray(mask),
-    )  # fmt: skip
+    return check_layer(X, W_Q, W_K, W_V, W_O, num_heads, mask, X_kv).run()
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None) -> tuple[np.ndarray, np.ndarray]:
@@ -239,71 +288,5 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None)
     W_K, W_V with d_k = d_model / num_heads and scales by its own √d_k. X_kv (n_kv, d_model) gives keys and values for
     cross-attention. Returns Y (n, d_model) and A (num_heads, n, n_kv).
     """
-    h = positive_int("num_heads", num_heads)
-    X = as_matrix("X", X, ndim=2)
-    d_model = X.shape[1]
-    if d_model % h:
-        raise ValueError(f"num_heads={h} must divide d_model={d_model} (the width of X {X.shape})")
-    for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-        w = as_matrix(name, w, ndim=2)
-        if w.shape != (d_model, d_model):
-            raise ValueError(f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {w.shape}")
-    t = trace_attention(X, W_Q, W_K, W_V, W_O, num_heads=h, mask=mask, X_kv=X_kv)
+    t = check_layer(X, W_Q, W_K, W_V, W_O, num_heads, mask, X_kv, square=True).run()
     return t.Y, t.A
-
-
-def as_permutation(perm, n: int, name: str = "perm") -> np.ndarray:
-    """`perm` as an int array that reorders n rows: each of 0 … n − 1 exactly once (code indices)."""
-    n = positive_int("n", n)
-    arr = np.asarray(perm)
-    if arr.dtype == bool or arr.dtype.kind not in "iu" or arr.ndim != 1:
-        raise TypeError(f"{name} must be a 1-D array of whole numbers (row indices), got {perm!r}")
-    if arr.shape != (n,) or not np.array_equal(np.sort(arr), np.arange(n)):
-        raise ValueError(
-            f"{name} must list each row index 0 … {n - 1} exactly once (a reordering of the {n} tokens), got {arr.tolist()}"
-        )
-    return arr.astype(int)
-
-
-@dataclass(frozen=True)
-class Equivariance:
-    """One layer run on X and on its rows reordered, X[perm], and how far apart the results are.
-
-    perm (n,): row k of the reordered input is row perm[k] of X (code indices).
-    Y, Y_perm (n, d_out): the layer's output on X and on X[perm] (Z_cat without W_O).
-    gap: the largest |Y_perm − Y[perm]|, 0 up to rounding when the layer is
-    permutation equivariant. A_gap: the same for the weights, A(X[perm]) against
-    A(X) with rows and columns reordered, in every head.
-    """
-
-    perm: np.ndarray
-    Y: np.ndarray
-    Y_perm: np.ndarray
-    gap: float
-    A_gap: float
-
-
-def permutation_equivariance(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, *, perm=None, mask=None,
-                             seed: int = 0) -> Equivariance:  # fmt: skip
-    """Shuffle the tokens (the rows of X) and compare: does the output shuffle the same way?
-
-    Self-attention has no notion of order: for any reordering P of the rows,
-    Attention(P X) = P Attention(X), because P X W = P (X W), the scores become
-    P QKᵀ Pᵀ (rows and columns reordered alike), a row-wise softmax does not care
-    in which order a row's entries come, and P A Pᵀ P V = P A V. X (n, d_model);
-    weights as for `trace_attention`; `perm` (n,) a reordering of 0 … n − 1
-    (seeded random if None). A `mask` is tied to the positions, not to the
-    tokens, so it is applied as it is to both runs (a causal mask breaks the
-    equivariance: that is what it is for).
-    """
-    X = as_matrix("X", X, ndim=2)
-    n = X.shape[0]
-    perm = np.random.default_rng(seed).permutation(n) if perm is None else as_permutation(perm, n)
-    run = dict(W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O, num_heads=num_heads, mask=mask)
-    t, t_perm = trace_attention(X, **run), trace_attention(X[perm], **run)
-    Y, Y_perm = (t.Z_cat, t_perm.Z_cat) if W_O is None else (t.Y, t_perm.Y)
-    return Equivariance(
-        perm=perm, Y=Y, Y_perm=Y_perm,
-        gap=float(np.abs(Y_perm - Y[perm]).max()),
-        A_gap=float(np.abs(t_perm.A - t.A[:, perm][:, :, perm]).max()),
-    )  # fmt: skip

@@ -23,6 +23,7 @@ import numpy as np
 
 from ._validate import as_matrix, positive_int
 from .multihead import trace_attention
+from .tables import markdown_table
 
 
 @dataclass(frozen=True)
@@ -145,11 +146,11 @@ def notation_table(config: LayerConfig, n: int, *, seed: int = 0, conventions: b
     symbols = the shape measured on a layer of `config` with n tokens), then the
     CONVENTIONS unless `conventions=False`."""
     shapes = layer_shapes(config, n, seed=seed)
-    lines = ["| symbol | what it is | shape (measured) |", "|---|---|---|"]
+    rows = []
     for key, (tex, meaning, shape) in NOTATION.items():
         measured = "\u00a0×\u00a0".join(str(s) for s in shapes[key])  # no line break inside 11 × 64
-        lines.append(f"| ${tex}$ | {meaning} | {f'${shape}$ = ' if shape else ''}{measured} |")
-    table = "\n".join(lines)
+        rows.append((f"${tex}$", meaning, f"{f'${shape}$ = ' if shape else ''}{measured}"))
+    table = markdown_table(["symbol", "what it is", "shape (measured)"], rows, align="lll")
     return f"{table}\n\n{CONVENTIONS}" if conventions else table
 
 

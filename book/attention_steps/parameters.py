@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_matrix, positive_int
+from .tables import markdown_table
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,8 @@ class ParameterCount:
 
     def as_markdown(self) -> str:
         """The rows of `as_rows` as a Markdown table, counts with thousands separators."""
-        lines = ["| matrix | shape | parameters |", "|---|---|---:|"]
-        lines += [f"| {name} | {shape} | {count:,} |" for name, shape, count in self.as_rows()]
-        return "\n".join(lines)
+        rows = [(name, shape, f"{count:,}") for name, shape, count in self.as_rows()]
+        return markdown_table(["matrix", "shape", "parameters"], rows, align="llr")
 
 
 def parameter_count(d_model, num_heads=8, *, d_k=None, d_v=None, bias: bool = False) -> ParameterCount:

@@ -3,7 +3,8 @@
 Gradients are measured with respect to the raw scores q·k (`raw_score_jacobian`,
 J(a)/c for a divisor c) and to the query (`query_jacobian`), the quantities the
 chain rule carries back to W_Q and W_K; `softmax_jacobian` is softmax's own
-Jacobian J(a), with respect to its input (the scaled scores).
+Jacobian J(a), with respect to its input (the scaled scores). Those live in
+`softmax_gradients` (chapter 4's topic).
 
 Shared by the scaling and softmax chapters and by their explorers, so the
 numbers in the prose, the figures and the widgets are the same numbers.
@@ -17,8 +18,12 @@ import numpy as np
 
 from ._validate import as_matrix, positive_int, positive_number
 from .core import softmax
+from .softmax_gradients import entropy
+# Chapter 4's measures live in softmax_gradients; this module's readers (the explorers, older code) find them here too.
+from .softmax_gradients import gradient_size, query_jacobian, raw_gradient_size, raw_score_jacobian  # noqa: F401
+from .softmax_gradients import softmax_jacobian, with_temperature  # noqa: F401
 
-# The divisor each strategy applies to q·k: the seeds' three strategies.
+# The divisor each strategy applies to q·k: the three strategies of the source articles.
 STRATEGIES = {
     "none": "no scaling",
     "d_k": "÷ d_k",
@@ -32,69 +37,6 @@ def divisor(d_k, strategy: str) -> float:
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
     return {"none": 1.0, "d_k": d_k, "sqrt_d_k": float(np.sqrt(d_k))}[strategy]
-
-
-def entropy(A, axis: int = -1) -> np.ndarray:
-    """Entropy in nats of each distribution along `axis`: 0 for one-hot, ln n for uniform."""
-    A = as_matrix("A", A)
-    if (A < 0).any():
-        where = tuple(int(x) for x in np.argwhere(A < 0)[0])
-        raise ValueError(f"A must hold probabilities (>= 0), but A[{', '.join(map(str, where))}] is {A[where]}")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(A > 0, -A * np.log(A), 0.0)
-    return terms.sum(axis=axis)
-
-
-def softmax_jacobian(a) -> np.ndarray:
-    """∂a/∂x for a = softmax(x), at the weights a: J(a) = diag(a) − a aᵀ, shape (n, n).
-
-    With respect to softmax's *own input* x. In attention that input is the
-    scaled scores S = q·k / c; the gradient that trains W_Q and W_K is the one
-    with respect to the raw scores q·k, `raw_score_jacobian` (J(a) / c).
-    When a is nearly one-hot every entry is nearly 0: saturated softmax passes
-    almost no gradient back.
-    """
-    a = as_matrix("a", a, ndim=1)
-    return np.diag(a) - np.outer(a, a)
-
-
-def gradient_size(a) -> float:
-    """‖J(a)‖_F, the Frobenius norm of `softmax_jacobian(a)`: how strongly the weights a
-    respond to softmax's own input. For the raw scores q·k use `raw_gradient_size`."""
-    return float(np.linalg.norm(softmax_jacobian(a)))
-
-
-def raw_score_jacobian(a, c) -> np.ndarray:
-    """∂a/∂(q·k) for a = softmax(q·k / c), with respect to the RAW scores q·k_j: J(a) / c, shape (n, n).
-
-    (The book's s = q·k / c are the scaled scores, softmax's input; J(a) = ∂a/∂s.)
-
-    `a` (n,) are the weights, `c` > 0 the divisor (1, d_k or √d_k). W_Q and W_K
-    reach the loss only through the raw scores, and c is a fixed number applied
-    after them, so this, not `softmax_jacobian`, is what the chain rule carries
-    back to them: the chain factor ∂(s/c)/∂s = 1/c is included.
-    """
-    c = positive_number("c", c)
-    return softmax_jacobian(a) / c
-
-
-def raw_gradient_size(a, c) -> float:
-    """‖∂a/∂(q·k)‖_F = ‖J(a)‖_F / c: the size of `raw_score_jacobian(a, c)`."""
-    return float(np.linalg.norm(raw_score_jacobian(a, c)))
-
-
-def query_jacobian(a, K, c) -> np.ndarray:
-    """∂a/∂q for a = softmax(K q / c): J(a) K / c, shape (n, d_k).
-
-    `a` (n,) the weights, `K` (n, d_k) the keys as rows, `c` > 0 the divisor.
-    The raw score s_j = q·k_j moves by k_j when q moves, so ∂s/∂q = K and
-    ∂a/∂q = (∂a/∂(q·k)) K: the last step on the way from the weights to W_Q.
-    """
-    a = as_matrix("a", a, ndim=1)
-    K = as_matrix("K", K, ndim=2)
-    if K.shape[0] != a.size:
-        raise ValueError(f"K must have one row per weight: a has {a.size} weights, K has shape {K.shape}")
-    return raw_score_jacobian(a, c) @ K
 
 
 @dataclass(frozen=True, eq=False)
@@ -265,12 +207,6 @@ def strategy_sweep(d_k_values, *, n_keys: int = 8, n_queries: int = 2000, seed: 
         strategy: [saturation(d, strategy, n_keys=n_keys, n_queries=n_queries, seed=seed) for d in d_k_values]
         for strategy in STRATEGIES
     }
-
-
-def with_temperature(scores, temperature) -> np.ndarray:
-    """softmax(scores / T): T > 1 flattens the weights, T < 1 sharpens them."""
-    T = positive_number("temperature", temperature)
-    return softmax(as_matrix("scores", scores).astype(float) / T)
 
 
 def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> np.ndarray:

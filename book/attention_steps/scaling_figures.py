@@ -2,7 +2,7 @@
 
 Every function takes numbers computed by `attention_steps.scaling` / the core and
 returns a matplotlib Figure (or a Markdown string), so the notebooks only call
-and show. Colours and sizes follow `attention_steps.figures` (≤ 6.4 in wide).
+and show. Colours come from `attention_steps.palette`; sizes follow `plotting` (≤ 6.4 in wide).
 """
 
 from __future__ import annotations
@@ -12,22 +12,9 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .figures import OKABE_ITO
-from .scaling import STRATEGIES, Saturation, VarianceEstimate
-
-STRATEGY_COLOURS = {"none": OKABE_ITO["vermillion"], "d_k": OKABE_ITO["sky"], "sqrt_d_k": OKABE_ITO["blue"]}
-STRATEGY_MARKERS = {"none": "s", "d_k": "^", "sqrt_d_k": "o"}
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence], fmt: str = "{:.3g}") -> str:
-    """A Markdown table; numbers are formatted with `fmt`, anything else with str."""
-
-    def cell(x):
-        return fmt.format(x) if isinstance(x, (float, np.floating)) else str(x)
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
-    return "\n".join(lines)
+from .palette import OKABE_ITO, STRATEGY_STYLES
+from .scaling import Saturation, VarianceEstimate
+from .tables import markdown_table  # noqa: F401 (the chapters call sf.markdown_table)
 
 
 def score_spread(samples: dict[int, np.ndarray]):
@@ -42,7 +29,7 @@ def score_spread(samples: dict[int, np.ndarray]):
     ax.set_ylabel("density")
     ax.set_yticks([])
     ax.legend(frameon=False, fontsize=9)
-    ax.set_title("The larger d_k, the wider the raw scores spread")
+    ax.set_title("The larger $d_k$, the wider the raw scores spread")
     return fig
 
 
@@ -60,7 +47,7 @@ def variance_vs_dk(estimates: Sequence[VarianceEstimate]):
     ax.set_xlabel("$d_k$")
     ax.set_ylabel("Var[q·k]")
     ax.legend(frameon=False)
-    ax.set_title("Simulated variance of q·k lies on the line Var = d_k")
+    ax.set_title("Simulated variance of q·k lies on the line Var = $d_k$")
     return fig
 
 
@@ -78,18 +65,19 @@ def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int, spread: 
     for ax, (field, title, yscale) in zip(axes.ravel(), panels):
         for strategy, runs in sweep.items():
             d = [r.d_k for r in runs]
-            ax.plot(d, [getattr(r, field) for r in runs], marker=STRATEGY_MARKERS[strategy], ms=4,
-                    color=STRATEGY_COLOURS[strategy], label=STRATEGIES[strategy])  # fmt: skip
+            style = STRATEGY_STYLES[strategy]
+            ax.plot(d, [getattr(r, field) for r in runs], marker=style.marker, ms=4, color=style.colour,
+                    label=style.tex_label)  # fmt: skip
         ax.set_yscale(yscale)
         ax.set_title(title, fontsize=11)
     grad = axes[1, 1]
     lo, hi = spread
     for strategy, runs in sweep.items():
         d = [r.d_k for r in runs]
-        colour = STRATEGY_COLOURS[strategy]
+        colour, marker = STRATEGY_STYLES[strategy].colour, STRATEGY_STYLES[strategy].marker
         grad.fill_between(d, [r.gradient_percentile(lo) for r in runs], [r.gradient_percentile(hi) for r in runs],
                           color=colour, alpha=0.18, lw=0)  # fmt: skip
-        grad.plot(d, [r.median_gradient for r in runs], marker=STRATEGY_MARKERS[strategy], ms=4, color=colour)
+        grad.plot(d, [r.median_gradient for r in runs], marker=marker, ms=4, color=colour)
     grad.set_yscale("log")
     grad.set_title(f"gradient ‖∂a/∂(q·k)‖: median,\n{lo:g}–{hi:g} % of queries shaded", fontsize=10)
     for ax in axes.ravel():

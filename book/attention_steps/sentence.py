@@ -39,7 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .multihead import Trace, as_permutation, trace_attention
+from .equivariance import as_permutation
+from .examples import ExampleLayer
+from .multihead import Trace, trace_attention
 
 SENTENCE = "The animal didn't cross the street because it was too tired"
 
@@ -213,16 +215,20 @@ def weights(seed: int = 0) -> Weights:
     return Weights(W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O)
 
 
+def sentence_layer(text: str = SENTENCE, seed: int = 0) -> ExampleLayer:
+    """The hand-built 3-head layer on `text`: its tokens, X = embed(tokens) (n, 12) and the weights."""
+    tokens = tokenize(text)
+    w = weights(seed)
+    return ExampleLayer(tuple(tokens), embed(tokens, seed), w.W_Q, w.W_K, w.W_V, w.W_O, NUM_HEADS)
+
+
 def sentence_trace(text: str = SENTENCE, seed: int = 0, mask=None) -> tuple[list[str], Trace]:
     """Tokens and the Trace of the 3-head layer on `text`: X (n, 12), A (3, n, n), Y (n, 12).
 
     `mask` (bool, (n, n)) is passed to the layer, e.g. `causal_mask(n)` for a decoder.
     """
-    tokens = tokenize(text)
-    w = weights(seed)
-    return tokens, trace_attention(
-        embed(tokens, seed), w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS, mask=mask
-    )
+    layer = sentence_layer(text, seed)
+    return list(layer.tokens), layer.trace(mask=mask)
 
 
 def strongest_link(trace: Trace, tokens, query: str, head: int = 0) -> tuple[str, float]:

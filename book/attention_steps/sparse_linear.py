@@ -38,6 +38,7 @@ import numpy as np
 from ._validate import as_matrix, float_dtype, positive_int, same_size
 from .core import softmax
 from .costs import format_count
+from .tables import markdown_table
 
 
 # ----------------------------------------------------------------------------- sparse: strided
@@ -112,13 +113,11 @@ def sparse_markdown(ns) -> str:
     ns = [positive_int("n", n) for n in ns]
     if not ns:
         raise ValueError("ns must list at least one sequence length, got an empty sequence")
-    lines = ["| n | stride | pairs kept | kept / n√n | kept / n² |", "|---:|---:|---:|---:|---:|"]
+    rows = []
     for n in ns:
         kept = strided_count(n)
-        lines.append(
-            f"| {n:,} | {default_stride(n)} | {format_count(kept)} | {kept / (n * math.sqrt(n)):.2f} | {kept / n**2:.2%} |"
-        )
-    return "\n".join(lines)
+        rows.append((f"{n:,}", default_stride(n), format_count(kept), f"{kept / (n * math.sqrt(n)):.2f}", f"{kept / n**2:.2%}"))
+    return markdown_table(["n", "stride", "pairs kept", "kept / n√n", "kept / n²"], rows)
 
 
 # ----------------------------------------------------------------------------- linear

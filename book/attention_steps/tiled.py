@@ -31,8 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_mask, as_matrix, float_dtype, positive_int, same_size
-from .core import _check_batch
+from ._validate import as_mask, as_matrix, check_batch, float_dtype, positive_int, same_size
 
 
 # ----------------------------------------------------------------------------- the running state
@@ -148,7 +147,7 @@ def online_weighted_sum(S, V, block_size) -> np.ndarray:
     """
     S, V = as_matrix("S", S, min_ndim=2), as_matrix("V", V, min_ndim=2)
     same_size("the columns of S (n_k) and the rows of V", "S", S.shape[-1], "V", V.shape[-2])
-    _check_batch("S", S, "V", V)
+    check_batch("S", S, "V", V)
     b = positive_int("block_size", block_size)
     dtype = float_dtype(S, V)
     S, V = S.astype(dtype, copy=False), V.astype(dtype, copy=False)
@@ -160,7 +159,7 @@ def online_weighted_sum(S, V, block_size) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Step:
+class OnlineSoftmaxStep:
     """One block of the walk-through: which keys, their scores, and the state before and after.
 
     `rescale` = exp(m_before − m): the factor by which the old ℓ and acc shrink.
@@ -181,7 +180,7 @@ class Step:
         return self.acc / self.l
 
 
-def online_softmax_steps(s, V, block_size) -> list[Step]:
+def online_softmax_steps(s, V, block_size) -> list[OnlineSoftmaxStep]:
     """Every step of online softmax on one row of scores s (n,) against values V (n, d_v).
 
     For the chapter's walk-through: after the last step, `steps[-1].output`
@@ -197,7 +196,7 @@ def online_softmax_steps(s, V, block_size) -> list[Step]:
         new = _update(state, s[None, keys], V[keys])
         m_before, m = float(state.m[0]), float(new.m[0])
         steps.append(
-            Step(
+            OnlineSoftmaxStep(
                 keys=keys, scores=s[keys].copy(), m_before=m_before, m=m,
                 rescale=float(np.exp(m_before - m)), l_before=float(state.l[0]), l=float(new.l[0]),
                 acc=new.acc[0].copy(),
@@ -226,9 +225,9 @@ def tiled_attention(Q, K, V, block_size, mask=None) -> np.ndarray:
     b = positive_int("block_size", block_size)
     same_size("the columns of Q and K (d_k)", "Q", Q.shape[-1], "K", K.shape[-1])
     same_size("the number of rows (n_k) of K and V", "K", K.shape[-2], "V", V.shape[-2])
-    _check_batch("Q", Q, "K", K)
-    _check_batch("K", K, "V", V)
-    _check_batch("Q", Q, "V", V)
+    check_batch("Q", Q, "K", K)
+    check_batch("K", K, "V", V)
+    check_batch("Q", Q, "V", V)
     dtype = float_dtype(Q, K, V)
     Q, K, V = (x.astype(dtype, copy=False) for x in (Q, K, V))
     n_q, n_k, d_k, d_v = Q.shape[-2], K.shape[-2], Q.shape[-1], V.shape[-1]
@@ -252,7 +251,7 @@ def tiled_attention(Q, K, V, block_size, mask=None) -> np.ndarray:
 
 __all__ = [
     "SoftmaxState",
-    "Step",
+    "OnlineSoftmaxStep",
     "start",
     "update",
     "finish",

@@ -9,7 +9,8 @@ import numpy as np
 from attention_steps import trace_attention
 from attention_steps.examples import i_love
 from attention_steps.exercises import solution
-from attention_steps.mixing import barycentric, hull_example, inside_hull, inside_value_box, latex_matrix, value_bounds
+from attention_steps.mixing import barycentric, hull_example, inside_hull, inside_value_box, value_bounds
+from attention_steps.notation import bmatrix
 from reader import notes, page
 
 EX = i_love()
@@ -18,7 +19,7 @@ T = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)
 
 def test_chapter_5_page_shows_the_source_articles_output():
     chapter = page("05_weighted_sum")
-    assert any(latex_matrix(T.head(0).Z) in m for m in chapter.maths)  # formatted as the page formats it
+    assert any(bmatrix(T.head(0).Z, "{:.2f}") in m for m in chapter.maths)  # formatted as the page formats it
     for token, row in zip(EX.tokens, T.head(0).Z):
         assert ", ".join(f"{z:.2f}" for z in row) in chapter.text, f"row {token} of Z {row} not on the page"
     assert f"{T.A[0][0, 0]:.0%} of its own value" in chapter.text

@@ -9,7 +9,7 @@ import re
 import numpy as np
 
 from attention_steps import permutation_equivariance, trace_attention
-from attention_steps.costs import SEED_LENGTHS, memory_table, stage_costs
+from attention_steps.costs import ARTICLE_LENGTHS, memory_table, stage_costs
 from attention_steps.exercises import ch08
 from attention_steps.sentence import (
     HEAD_NAMES,
@@ -30,7 +30,7 @@ def page_text() -> str:
 
 def test_page_shows_the_memory_table_computed_by_costs():
     rows = page("08_whole_layer").table_rows()
-    for row in memory_table(SEED_LENGTHS, bytes_per_entry="FP16"):
+    for row in memory_table(ARTICLE_LENGTHS, bytes_per_entry="FP16"):
         assert [row.n_text, row.entries_text, row.bytes_text] in rows, (
             f"no table row {row.n_text} | {row.entries_text} | {row.bytes_text} on the page"
         )

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import heads as _heads
-from ..figures import show
+from ..plotting import show
 from ..sentence import HEAD_NAMES, sentence_trace
 from ..scaling import STRATEGIES, saturation
 from . import data, fallback

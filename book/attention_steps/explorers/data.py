@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib import colormaps
 
 from .._validate import as_matrix, positive_int
-from ..figures import OKABE_ITO, SEQUENTIAL
+from ..palette import OKABE_ITO, SEQUENTIAL, head_colours, strategy_styles_for_js
 from ..multihead import trace_attention
 from ..scaling import STRATEGIES, divisor, entropy, histogram, raw_gradient_size, saturation, score_samples, with_temperature
 
@@ -105,6 +105,7 @@ def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_valu
         "raw": raw,
         "states": states,
         "colours": colours(),
+        "strategy_styles": strategy_styles_for_js(),
     }
 
 
@@ -188,4 +189,5 @@ def who_attends_states(tokens, trace, *, head_names=None, digits: int = 4) -> di
         "A": rounded(trace.A, digits),
         "palette": palette(),
         "colours": colours(),
+        "head_colours": head_colours(trace.num_heads),
     }

@@ -6,14 +6,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ..figures import OKABE_ITO, SEQUENTIAL, weight_bars
-
-# The same colour and dash per strategy as the explorer's chart.
-STRATEGY_STYLE = {
-    "none": (OKABE_ITO["vermillion"], "-"),
-    "d_k": (OKABE_ITO["green"], "--"),
-    "sqrt_d_k": (OKABE_ITO["blue"], ":"),
-}
+from ..palette import OKABE_ITO, SEQUENTIAL, STRATEGY_STYLES
+from ..plotting import weight_bars
 
 
 def dk_figure(data: dict, d_k_index: int, strategy: str):
@@ -22,7 +16,7 @@ def dk_figure(data: dict, d_k_index: int, strategy: str):
     fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.0), width_ratios=[1.15, 1])
     x = np.arange(len(data["d_k"]))
     for s in data["strategies"]:
-        colour, dash = STRATEGY_STYLE[s["key"]]
+        colour, dash = STRATEGY_STYLES[s["key"]].colour, STRATEGY_STYLES[s["key"]].linestyle  # as the explorer's chart
         left.plot(x, [st["mean_max_weight"] for st in data["states"][s["key"]]], dash, color=colour, lw=2, label=s["label"])
     current = data["states"][strategy][d_k_index]
     left.plot([d_k_index], [current["mean_max_weight"]], "o", ms=10, mfc="none", mec="black", mew=2)

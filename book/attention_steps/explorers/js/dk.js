@@ -2,12 +2,6 @@
 // d_k and softmax saturation (chapter 3). Traits: data (every state, from
 // attention_steps.explorers.data.dk_states), d_k_index, strategy.
 
-const STYLE = {
-  none: { colour: "vermillion", dash: "" },
-  d_k: { colour: "green", dash: "6 3" },
-  sqrt_d_k: { colour: "blue", dash: "2 2" },
-};
-
 /** A gradient size: 3 decimals, or 2 significant figures in e-notation below 0.001 (a
  * saturated softmax passes back 1e-6 and less, which 3 decimals would show as 0). */
 function fmtGradient(x) {
@@ -17,6 +11,7 @@ function fmtGradient(x) {
 function render({ model, el }) {
   const data = model.get("data");
   const c = data.colours;
+  const STYLE = data.strategy_styles; // {strategy: {colour, dash}}: attention_steps.palette.STRATEGY_STYLES
   const root = h("div", { class: "ase-explorer ase-dk", "data-explorer": "dk" });
 
   const slider = rangeControl({
@@ -39,7 +34,7 @@ function render({ model, el }) {
   const curve = panel("Largest weight (average over queries) against d<sub>k</sub>");
   const numbers = numbersBlock();
   const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: "The numbers that matter" }), numbers.root]);
-  const key = legend(data.strategies.map((s) => ({ label: s.label, colour: c[STYLE[s.key].colour], dash: STYLE[s.key].dash })));
+  const key = legend(data.strategies.map((s) => ({ label: s.label, colour: STYLE[s.key].colour, dash: STYLE[s.key].dash })));
   curve.root.append(key);
 
   root.append(
@@ -62,7 +57,7 @@ function render({ model, el }) {
         `after ${label} the scores have standard deviation ${fmt(st.std, 2)}, ` +
         `${fmt(100 * (st.hist.below + st.hist.above), 0)}% of them outside ±${short(st.hist.limit)}.`) +
       histRows(raw, { x0: 8, width: 304, top: 18, height: 52, colour: c.sky, title: `raw q·k  (std ${fmt(raw.std, 2)})` }) +
-      histRows(st.hist, { x0: 8, width: 304, top: 116, height: 52, colour: c[STYLE[s].colour], title: `scaled s, ${label}  (std ${fmt(st.std, 2)})` }) +
+      histRows(st.hist, { x0: 8, width: 304, top: 116, height: 52, colour: STYLE[s].colour, title: `scaled s, ${label}  (std ${fmt(st.std, 2)})` }) +
       "</svg>";
 
     const top = st.weights.indexOf(Math.max(...st.weights));
@@ -73,7 +68,7 @@ function render({ model, el }) {
     });
 
     const series = data.strategies.map((o) => ({
-      label: o.label, colour: c[STYLE[o.key].colour], dash: STYLE[o.key].dash, current: o.key === s,
+      label: o.label, colour: STYLE[o.key].colour, dash: STYLE[o.key].dash, current: o.key === s,
       values: data.states[o.key].map((x) => x.mean_max_weight),
     }));
     curve.drawing.innerHTML = linesSvg({

@@ -32,7 +32,7 @@ function render({ model, el }) {
     ...buttons,
   ]);
   const numbers = numbersBlock();
-  const HEAD_COLOURS = [c.blue, c.orange, c.green, c.purple, c.vermillion, c.sky];
+  const HEAD_COLOURS = data.head_colours; // one per head: attention_steps.palette.head_colour
   const headColour = (r) => HEAD_COLOURS[r % HEAD_COLOURS.length];
   const lines = panel("Lines from the chosen token to every token, one colour per head", "ase-lines-panel");
   lines.root.append(legend(data.head_names.map((name, r) => ({ label: name, colour: headColour(r) }))));

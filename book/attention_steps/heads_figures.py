@@ -1,0 +1,142 @@
+"""Chapters 6–7's figures (heads): every head's map, sharpness per head, the heads' blocks
+of a matrix and the heads' additive parts of the output."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .palette import CYCLE, OKABE_ITO, SEQUENTIAL
+from .plotting import heatmap, stacked_bars
+
+
+def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | None = None, fmt: str | None = None,
+                   titles: Sequence[str] | None = None):  # fmt: skip
+    """Every head's attention map A⁽ʳ⁾ side by side on one 0…1 colour scale.
+
+    A (h, n_q, n_k); rows are queries, columns keys, both labelled by `tokens`.
+    `ncols` defaults to 2 for 4 heads (readable on a phone), else up to 4. Returns the Figure.
+    `fmt` (e.g. "{:.2f}") writes every weight; by default the weights are written large enough
+    for a projector, with one decimal and no leading zero (.8), 1 for a full weight, and
+    weights below 0.05 left blank (a footnote says so).
+    """
+    A = np.asarray(A, dtype=float)
+    if A.ndim == 2:
+        A = A[None]
+    h, n_q, n_k = A.shape
+    ncols = ncols or (2 if h == 4 else min(h, 4))
+    nrows = -(-h // ncols)
+    side = min(6.4 / ncols, 0.45 * n_k + 0.9)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows + 0.3), squeeze=False)
+    blanks, annotate = False, n_q * n_k <= 64
+    for r, ax in enumerate(axes.flat):
+        if r >= h:
+            ax.axis("off")
+            continue
+        heatmap(A[r], f"{name}⁽{r + 1}⁾", row_labels=tokens, col_labels=tokens, ax=ax, fmt=fmt or "{:.1f}",
+                vmin=0.0, vmax=1.0, cmap=SEQUENTIAL, annotate=annotate, label=None if fmt else weight_label,
+                fontsize=(10 if n_k > 4 else 12) if fmt is None else (7 if n_k > 4 else 9))  # fmt: skip
+        blanks |= annotate and fmt is None and bool((A[r] < 0.05).any())
+        ax.tick_params(labelsize=9)
+        ax.title.set_fontsize(11)
+        if titles is not None:
+            ax.set_title(titles[r], fontsize=11)
+    if blanks and any(ax.texts for ax in axes.flat):
+        fig.text(0.5, 0.0, "blank cell: weight < 0.05", ha="center", va="top", fontsize=9)  # below the tick labels
+    return fig
+
+
+def weight_label(w: float) -> str:
+    """A weight in 0…1 as a projector reads it: '' below 0.05, '1' from 0.95, else '.8'."""
+    if w < 0.05:
+        return ""
+    return "1" if w >= 0.95 else f"{w:.1f}".lstrip("0")
+
+
+def grouped_bars(values: dict, group_labels: Sequence[str], *, ylabel: str = "", title: str = "", ax=None,
+                 reference: tuple[float, str] | None = None, fmt: str = "{:.2f}", legend: bool = True):  # fmt: skip
+    """Bars of several series side by side for each group, e.g. {"÷ √d_k": [...], "÷ √d_model": [...]}
+    per head; `reference` = (y, label) draws a dashed line (a uniform distribution, say). Returns the Figure."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(min(1.0 + 0.9 * len(group_labels), 6.4), 2.8))
+    width = 0.8 / len(values)
+    x = np.arange(len(group_labels))
+    for k, (label, ys) in enumerate(values.items()):
+        bars = ax.bar(x + (k - (len(values) - 1) / 2) * width, ys, width, label=label, color=CYCLE[k])
+        for bar, y in zip(bars, ys):
+            ax.text(bar.get_x() + bar.get_width() / 2, y, fmt.format(y), ha="center", va="bottom", fontsize=7)
+    if reference is not None:
+        ax.axhline(reference[0], color="black", linestyle="--", linewidth=0.9)
+        ax.text(-0.5, reference[0], reference[1], ha="left", va="bottom", fontsize=8)
+    ax.set_xticks(x, labels=group_labels)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    if legend:
+        ax.legend(frameon=False, fontsize=8, loc="upper left")
+    return ax.figure
+
+
+def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, group_name: str = "head"):
+    """Two panels, mean largest weight and mean entropy per group, for each series
+    {label: object with .mean_max_weight and .mean_entropy}; dashed lines mark the
+    uniform distribution over n_keys keys. Returns the Figure."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.0))
+    grouped_bars({k: s.mean_max_weight for k, s in series.items()}, group_labels, ax=left, legend=False,
+                 ylabel="mean largest weight", reference=(1 / n_keys, "uniform"))  # fmt: skip
+    grouped_bars({k: s.mean_entropy for k, s in series.items()}, group_labels, ax=right, legend=False,
+                 ylabel="mean entropy (nats)", reference=(float(np.log(n_keys)), "uniform"))  # fmt: skip
+    for ax in (left, right):
+        ax.set_xlabel(group_name)
+        ax.margins(y=0.15)
+    fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncol=len(series), frameon=False)
+    return fig
+
+
+def head_bands(M, name: str, num_heads: int, *, axis: int = 1, row_labels: Sequence[str] | None = None,
+               col_labels: Sequence[str] | None = None, fmt: str = "{:.1f}"):  # fmt: skip
+    """Heatmap of M with lines between the heads' blocks: columns (axis=1, e.g. Q = X W_Q)
+    or rows (axis=0, e.g. W_O), each block labelled r = 1..h. Unlabelled columns and rows
+    are numbered from 1, as in the text (column c is code index c − 1). Returns the Figure."""
+    M = np.asarray(M, dtype=float)
+    size = M.shape[axis] // num_heads
+    if row_labels is None:
+        row_labels = [str(i + 1) for i in range(M.shape[0])]
+    if col_labels is None:
+        col_labels = [str(j + 1) for j in range(M.shape[1])]
+    fig = heatmap(M, name, row_labels=row_labels, col_labels=col_labels, fmt=fmt, fontsize=8)
+    ax = fig.axes[0]
+    for r in range(num_heads):
+        if r:
+            (ax.axvline if axis == 1 else ax.axhline)(r * size - 0.5, color="white", linewidth=3)
+        middle = r * size + (size - 1) / 2
+        if axis == 1:
+            ax.text(middle, -0.75, f"head {r + 1}", ha="center", va="bottom", fontsize=9, color=OKABE_ITO["blue"])
+        else:
+            ax.text(M.shape[1] - 0.4, middle, f"head {r + 1}", ha="left", va="center", fontsize=9,
+                    color=OKABE_ITO["blue"])  # fmt: skip
+    if axis == 1:
+        ax.set_title(ax.get_title(), pad=24)
+    return fig
+
+
+def stacked_parts(parts, part_labels: Sequence[str], *, total_label: str = "sum", xlabel: str = "column",
+                  title: str = ""):  # fmt: skip
+    """Stacked bars: parts (k, d) are k additive pieces of a d-vector, stacked per column
+    (positive up, negative down) in Okabe–Ito colours; a black tick marks their sum. The columns are
+    numbered from 1, as in the text (column c is code index c − 1). Returns the Figure."""
+    parts = np.asarray(parts, dtype=float)
+    k, d = parts.shape
+    fig, ax = plt.subplots(figsize=(min(6.4, 1.6 + 0.55 * d), 3.0))
+    x = np.arange(d)
+    stacked_bars(ax, x, parts, [CYCLE[p % len(CYCLE)] for p in range(k)], part_labels, linewidth=0.5)
+    ax.scatter(x, parts.sum(axis=0), marker="_", s=400, color="black", linewidths=2.5, zorder=3, label=total_label)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(x, labels=[str(c + 1) for c in x])
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    fig.legend(loc="outside right center", frameon=False, fontsize=8)
+    return fig

@@ -1,0 +1,104 @@
+"""Chapter 5's figures (mixing): each output as stacked pieces of the value rows, and the
+convex hull every output lands in."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .palette import OKABE_ITO, key_colour
+from .plotting import stacked_bars
+
+
+def contribution_bars(A, V, tokens: Sequence[str], *, value_name: str = "v", output_name: str = "z"):
+    """Each value row v_j as bars, then each output z_i = Σ_j a_ij v_j as stacked bars
+    whose pieces a_ij v_j keep key j's colour. A (n, n_k), V (n_k, d_v); small n only.
+    Returns the Figure."""
+    A, V = np.asarray(A, dtype=float), np.asarray(V, dtype=float)
+    n_q, n_k = A.shape
+    d_v = V.shape[1]
+    colours = [key_colour(j) for j in range(n_k)]
+    fig, axes = plt.subplots(1, n_k + n_q, figsize=(min(6.4, 1.5 * (n_k + n_q) + 0.4), 2.9), sharey=True)
+    x = np.arange(d_v)
+    low, high = min(0.0, V.min()), max(0.0, V.max())
+    for j, ax in enumerate(axes[:n_k]):
+        ax.bar(x, V[j], color=colours[j], width=0.7)
+        ax.set_title(f"{value_name} ({tokens[j]})", fontsize=10)
+    for i, ax in enumerate(axes[n_k:]):
+        stacked_bars(ax, x, A[i][:, None] * V, colours, [f"{A[i, j]:.0%} of {value_name} ({tokens[j]})" for j in range(n_k)])
+        ax.set_title(f"{output_name} ({tokens[i]})", fontsize=10, fontweight="bold")
+    for ax in axes:
+        ax.set_xticks(x, labels=[str(c + 1) for c in x])  # columns numbered from 1, as in the text
+        ax.set_ylim(low - 0.05 * (high - low), high + 0.12 * (high - low))
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_xlabel("column")
+    axes[0].set_ylabel("value")
+    handles = [matplotlib.patches.Patch(color=colours[j], label=f"from {tokens[j]}") for j in range(n_k)]
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(n_k, 4), frameon=False, fontsize=9)
+    return fig
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    """Convex hull of 2-D points in counter-clockwise order (Andrew's monotone chain)."""
+    pts = sorted(map(tuple, np.unique(points, axis=0)))
+    if len(pts) < 3:
+        return np.array(pts)
+
+    def half(seq):
+        out = []
+        for p in seq:
+            while len(out) >= 2 and np.cross(np.subtract(out[-1], out[-2]), np.subtract(p, out[-2])) <= 0:
+                out.pop()
+            out.append(p)
+        return out[:-1]
+
+    return np.array(half(pts) + half(pts[::-1]))
+
+
+def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | None = None, *, ax=None, title: str = "",
+              box: bool = False, probe=None, probe_label: str = ""):  # fmt: skip
+    """2-D value rows V (n_k, 2) as large labelled points with their convex hull shaded,
+    and outputs Z (n_q, 2) as small points (labelled if `query_labels` is given):
+    every z_i lands inside the hull. `box` draws the bounding box of V dashed; `probe`
+    (a point (2,)) is marked with a cross and `probe_label`. Returns the Figure."""
+    V, Z = np.asarray(V, dtype=float), np.asarray(Z, dtype=float)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(3.4, 3.2))
+    if box:
+        (x0, y0), (x1, y1) = V.min(axis=0), V.max(axis=0)
+        ax.add_patch(matplotlib.patches.Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, linestyle="--",
+                                                  edgecolor=OKABE_ITO["black"], linewidth=0.9, label="bounding box"))  # fmt: skip
+    extent = np.vstack([V, Z])  # every point drawn, for the axes limits below
+    if probe is not None:
+        probe = np.asarray(probe, dtype=float)
+        ax.scatter([probe[0]], [probe[1]], s=70, marker="X", color=OKABE_ITO["black"], zorder=5)
+        if probe_label:
+            ax.annotate(probe_label, tuple(probe), textcoords="offset points", xytext=(-6, 8), ha="right", fontsize=9)
+        extent = np.vstack([extent, probe])
+    hull = _hull(V)
+    if len(hull) >= 3:
+        ax.add_patch(matplotlib.patches.Polygon(hull, closed=True, facecolor=OKABE_ITO["sky"], alpha=0.25,
+                                                edgecolor=OKABE_ITO["blue"], linewidth=1.2))  # fmt: skip
+    else:
+        ax.plot(hull[:, 0], hull[:, 1], color=OKABE_ITO["blue"], linewidth=2, alpha=0.6)
+    ax.scatter(V[:, 0], V[:, 1], s=90, color=OKABE_ITO["blue"], zorder=3, label="value rows v")
+    ax.scatter(Z[:, 0], Z[:, 1], s=45, marker="D", color=OKABE_ITO["vermillion"], zorder=4, label="outputs z")
+    span = np.ptp(extent, axis=0).max() or 1.0
+    for (x, y), label in zip(V, key_labels):
+        ax.annotate(f"v ({label})", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9,
+                    color=OKABE_ITO["blue"])  # fmt: skip
+    for (x, y), label in zip(Z, query_labels or ()):
+        ax.annotate(f"z ({label})", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=9,
+                    color=OKABE_ITO["vermillion"])  # fmt: skip
+    pad = 0.2 * span
+    ax.set_xlim(extent[:, 0].min() - pad, extent[:, 0].max() + pad)
+    ax.set_ylim(extent[:, 1].min() - pad, extent[:, 1].max() + pad)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel("column 1")  # the maths numbers columns from 1: V[:, 0] in code
+    ax.set_ylabel("column 2")
+    if title:
+        ax.set_title(title)
+    return ax.figure

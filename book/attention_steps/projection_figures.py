@@ -1,0 +1,115 @@
+"""The introduction's and chapters 1–2's figures (projection, scores): the pipeline from X
+to Y, and dot products as arrows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .palette import OKABE_ITO
+
+
+# The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
+# dashed frame every symbol is head r's, so it carries (r) (the book's notation convention).
+PIPELINE_BOXES = {
+    "X": (5.0, 16.0, r"$X$", r"$n \times d_{\mathrm{model}}$", 0),
+    "Q": (1.75, 13.6, r"$Q^{(r)} = XW_Q^{(r)}$", r"$n \times d_k$", 1),
+    "K": (5.0, 13.6, r"$K^{(r)} = XW_K^{(r)}$", r"$n \times d_k$", 1),
+    "V": (8.25, 13.6, r"$V^{(r)} = XW_V^{(r)}$", r"$n \times d_v$", 1),
+    "QK": (3.4, 11.5, r"$Q^{(r)}K^{(r)\top}$", r"$n \times n$", 2),
+    "S": (3.4, 9.4, r"$S^{(r)} = Q^{(r)}K^{(r)\top} / \sqrt{d_k}$", r"$n \times n$", 3),
+    "A": (3.4, 7.3, r"$A^{(r)} = \mathrm{softmax}(S^{(r)})$", r"$n \times n$, rows sum to 1", 4),
+    "Z": (5.6, 5.2, r"$Z^{(r)} = A^{(r)}V^{(r)}$", r"$n \times d_v$", 5),
+    "Zcat": (5.6, 3.1, r"$Z_{\mathrm{cat}} = [Z^{(1)} \cdots Z^{(h)}]$", r"$n \times h d_v$", 6),
+    "Y": (5.6, 1.0, r"$Y = Z_{\mathrm{cat}} W^O$", r"$n \times d_{\mathrm{model}}$", 7),
+}
+PIPELINE_WIDTH = {"X": 4.2, "Q": 3.0, "K": 3.0, "V": 3.0, "QK": 5.4, "S": 5.4, "A": 5.4, "Z": 6.0, "Zcat": 7.6, "Y": 6.0}
+PIPELINE_EDGES = [("X", "Q"), ("X", "K"), ("X", "V"), ("Q", "QK"), ("K", "QK"), ("QK", "S"), ("S", "A"),
+                   ("A", "Z"), ("V", "Z"), ("Z", "Zcat"), ("Zcat", "Y")]  # fmt: skip
+PIPELINE_STAGES = ("projection", "scores", "scaling", "softmax", "weighted sum", "multi-head concat", "output projection")
+
+
+def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | None = None):
+    """Self-attention from X to Y as boxes and arrows, top to bottom, each box
+    with its formula, its shape and its stage number (1 … 7, the chapters).
+
+    `highlight` (a stage number) draws that stage's boxes in vermillion and
+    greys the rest ("you are here"). `shapes` overrides the shape text of boxes
+    keyed "X", "Q", "K", "V", "QK", "S", "A", "Z", "Zcat", "Y". Tall and narrow
+    so it reads on a phone. Returns the Figure.
+    """
+    if highlight is not None and highlight not in range(1, 8):
+        raise ValueError(f"highlight must be a stage number 1 … 7 or None, got {highlight!r}")
+    unknown = set(shapes or {}) - set(PIPELINE_BOXES)
+    if unknown:
+        raise ValueError(f"shapes has unknown box(es) {sorted(unknown)}; boxes are {list(PIPELINE_BOXES)}")
+    shapes = {key: spec[3] for key, spec in PIPELINE_BOXES.items()} | dict(shapes or {})
+    fig, ax = plt.subplots(figsize=(4.6, 7.8))
+    ax.set_xlim(-0.4, 10.4)
+    ax.set_ylim(0.0, 17.0)
+    ax.axis("off")
+    # One head's stages (1–5) sit inside a dashed frame: the part repeated h times.
+    ax.add_patch(matplotlib.patches.FancyBboxPatch(
+        (-0.1, 4.35), 10.2, 10.15, boxstyle="round,pad=0.05,rounding_size=0.3",
+        fill=False, linestyle=(0, (4, 3)), edgecolor="#777777", linewidth=1.0))  # fmt: skip
+    ax.text(10.25, 9.4, "one head r; repeated for r = 1 … h", rotation=90, ha="left", va="center",
+            fontsize=9.5, color="#555555")  # fmt: skip
+    for a, b in PIPELINE_EDGES:
+        xa, ya, *_ = PIPELINE_BOXES[a]
+        xb, yb, *_ = PIPELINE_BOXES[b]
+        if b == "Z":  # arrive straight from above, beside each other
+            xb = xa
+        elif a in ("Q", "K"):
+            xb = xb + (-0.9 if a == "Q" else 0.9)
+        ax.annotate("", xy=(xb, yb + 0.62), xytext=(xa, ya - 0.62),
+                    arrowprops={"arrowstyle": "-|>", "color": "#444444", "linewidth": 1.3, "shrinkA": 0, "shrinkB": 0})  # fmt: skip
+    for key, (x, y, label, _, stage) in PIPELINE_BOXES.items():
+        on = highlight is None or stage == highlight
+        edge = OKABE_ITO["vermillion"] if highlight is not None and on else OKABE_ITO["blue"]
+        width = PIPELINE_WIDTH[key]
+        ax.add_patch(matplotlib.patches.FancyBboxPatch(
+            (x - width / 2, y - 0.6), width, 1.2, boxstyle="round,pad=0.02,rounding_size=0.25",
+            facecolor="white" if on else "#f2f2f2", edgecolor=edge if on else "#bbbbbb",
+            linewidth=2.4 if highlight is not None and on else 1.4))  # fmt: skip
+        ink = "black" if on else "#999999"
+        ax.text(x, y + 0.2, label, ha="center", va="center", fontsize=11 if key in ("Q", "K", "V") else 12.5, color=ink)
+        ax.text(x, y - 0.33, shapes[key], ha="center", va="center", fontsize=10, color="#555555" if on else "#aaaaaa")
+        if stage and (key not in ("K", "V")):
+            cx = x - width / 2 - 0.05
+            ax.text(cx, y + 0.55, str(stage), ha="center", va="center", fontsize=9, color="white", fontweight="bold",
+                    bbox={"boxstyle": "circle,pad=0.25", "facecolor": edge if on else "#bbbbbb", "edgecolor": "none"})  # fmt: skip
+    return fig
+
+
+def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = None):
+    """One small panel per vector b in `others`: arrows a and b from the origin,
+    titled with a · b. For 2-D vectors (the source articles' [1, 0] against [1, 0], [0, 1],
+    [-1, 0]). Returns the Figure."""
+    a = np.asarray(a, dtype=float)
+    others = [np.asarray(b, dtype=float) for b in others]
+    if a.shape != (2,) or any(b.shape != (2,) for b in others):
+        raise ValueError(f"dot_product_panels draws 2-D vectors, got a {a.shape} and {[b.shape for b in others]}")
+    names = list(names) if names is not None else ["b"] * len(others)
+    fig, axes = plt.subplots(1, len(others), figsize=(min(1.7 * len(others), 6.4), 2.2))
+    limit = 1.45 * max(np.abs(np.concatenate([a, *others])).max(), 1.0)
+    for ax, b, name in zip(np.atleast_1d(axes), others, names):
+        ax.set_xlim(-limit, limit)
+        ax.set_ylim(-limit, limit)
+        ax.set_aspect("equal")
+        ax.axhline(0, color="#dddddd", linewidth=0.8, zorder=0)
+        ax.axvline(0, color="#dddddd", linewidth=0.8, zorder=0)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        for side in ax.spines.values():
+            side.set_visible(False)
+        for vec, colour, offset in ((a, OKABE_ITO["blue"], 0.0), (b, OKABE_ITO["vermillion"], 0.06)):
+            ax.annotate("", xy=vec + offset, xytext=(offset, offset),
+                        arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 2.2, "shrinkA": 0, "shrinkB": 0})  # fmt: skip
+        ax.text(*(a + [0, -0.22 * limit]), "a", color=OKABE_ITO["blue"], ha="center", va="center", fontsize=12)
+        ax.text(*(b + [0.12 * limit * (b[1] != 0), 0.2 * limit * (b[1] == 0)]), "b", color=OKABE_ITO["vermillion"],
+                ha="center", va="center", fontsize=12)  # fmt: skip
+        ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=12)
+    return fig
