@@ -55,4 +55,4 @@ for _module in pkgutil.iter_modules(__path__):
     if _module.name.startswith("ch"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["check", "solution", "check_answer", "Exercise", "Feedback", "Mistake", "register", "registry"]
+__all__ = ["Exercise", "Feedback", "Mistake", "check", "check_answer", "register", "registry", "solution"]

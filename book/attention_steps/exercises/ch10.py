@@ -60,7 +60,7 @@ def _z(t, **kwargs):
     return _weights(t, **kwargs) @ (t.X_src[kwargs.get("source", REVERSED)] @ t.W_V)
 
 
-_ROW_OF_MAO = lambda t: t.inputs.index("猫")  # noqa: E731  the row that reads 猫 (it predicts the end token)
+_ROW_OF_MAO = lambda t: t.inputs.index("猫")
 
 register(
     Exercise(

@@ -226,8 +226,9 @@ def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0
     want = np.asarray(expected, dtype=float)
     if not np.all(np.isfinite(got)):
         bad = [_where(name, tuple(i)) for i in np.argwhere(~np.isfinite(got))[:3]] if got.ndim else [name]
-        return Feedback(False, (f"Not quite: {', '.join(bad)} is NaN or infinite.",
-                                "A softmax computed without subtracting the row's maximum overflows like this.",
+        return Feedback(False, (f"Not quite: {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} NaN or infinite.",
+                                "A softmax computed without subtracting the row's maximum overflows (or underflows "
+                                "to 0 / 0) like this.",
                                 *hint_lines))
     if _same(got, want, atol):
         what = "the value matches" if want.ndim == 0 else f"all {want.size} entries match"
@@ -244,8 +245,8 @@ def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0
                          "(for example Kᵀ Q instead of Q Kᵀ).")
         return Feedback(False, (*lines, *hint_lines))
     if want.ndim == 2 and want.shape[0] == want.shape[1] and _same(got.T, want, atol):
-        return Feedback(False, ("Not quite: your matrix is the transpose of the answer: rows and columns are swapped "
-                                "(for example Kᵀ Q instead of Q Kᵀ, or a sum over the wrong axis).", *hint_lines))
+        return Feedback(False, (("Not quite: your matrix is the transpose of the answer: rows and columns are swapped "
+                                "(for example Kᵀ Q instead of Q Kᵀ, or a sum over the wrong axis)."), *hint_lines))
     if want.size > 1 and np.any(want != 0) and _same(-got, want, atol):
         return Feedback(False, ("Not quite: every entry has the wrong sign.", *hint_lines))
     if want.ndim >= 1 and want.size > 1 and _same(got[..., ::-1], want, atol) and want.ndim == 1:
