@@ -233,11 +233,13 @@ def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0
     if _same(got, want, atol):
         what = "the value matches" if want.ndim == 0 else f"all {want.size} entries match"
         return Feedback(True, (f"Correct: {what} to within {atol:g}.",))
-    for mistake, wrong in mistakes:
-        wrong = np.asarray(wrong, dtype=float)
-        if not _same(wrong, want, atol) and _same(got, wrong, atol):
-            return Feedback(False, (f"Not quite: this is the answer you get when you {mistake.what}.",
-                                    *((mistake.hint,) if mistake.hint else ()), *hint_lines))
+    named = [mistake for mistake, wrong in mistakes
+             if not _same(np.asarray(wrong, dtype=float), want, atol) and _same(got, np.asarray(wrong, dtype=float), atol)]
+    if named:  # two mistakes can give the same numbers: name them all
+        first, *others = named
+        return Feedback(False, (f"Not quite: this is the answer you get when you {first.what}.",
+                                *(f"It is also the answer you get when you {other.what}." for other in others),
+                                *(m.hint for m in named if m.hint), *hint_lines))
     if got.shape != want.shape:
         lines = [f"Not quite: {name} should be {_shape_words(want.shape)}; yours is {_shape_words(got.shape)}."]
         if got.ndim == 2 and got.shape == want.T.shape and _same(got.T, want, atol):
