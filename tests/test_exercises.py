@@ -17,13 +17,12 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from attention_steps import softmax_naive
 from attention_steps.examples import i_love
 from attention_steps.exercises import check, registry, solution
 from attention_steps.exercises.checking import Exercise
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 EXERCISES = sorted(registry(), key=lambda i: [int(part) for part in i.split(".")])
 NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?")
@@ -35,7 +34,7 @@ def renderings(value: float) -> set[str]:
     out = {repr(v), str(v), f"{v:g}", f"{v:,.0f}", f"{v:,}"}
     out |= {f"{v:.{k}f}" for k in range(1, 5)} | {f"{v:.{k}g}" for k in range(2, 5)} | {f"{v:.{k}e}" for k in range(1, 4)}
     if v == round(v):
-        out |= {str(int(round(v))), f"{int(round(v)):,}"}
+        out |= {str(round(v)), f"{round(v):,}"}
     return {r.lstrip("-") for r in out}
 
 

@@ -227,8 +227,8 @@ def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0
     if not np.all(np.isfinite(got)):
         bad = [_where(name, tuple(i)) for i in np.argwhere(~np.isfinite(got))[:3]] if got.ndim else [name]
         return Feedback(False, (f"Not quite: {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} NaN or infinite.",
-                                "A softmax computed without subtracting the row's maximum overflows (or underflows "
-                                "to 0 / 0) like this.",
+                                ("A softmax computed without subtracting the row's maximum overflows (or underflows "
+                                "to 0 / 0) like this."),
                                 *hint_lines))
     if _same(got, want, atol):
         what = "the value matches" if want.ndim == 0 else f"all {want.size} entries match"
