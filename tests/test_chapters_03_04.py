@@ -30,14 +30,20 @@ S, A = seed_S_A()
 
 
 # ----------------------------------------------------------------------------- checkers
-def test_expected_answers_are_the_seeds_numbers():
-    np.testing.assert_allclose(solution("3.1"), [[1.15, 0.58], [1.15, 1.73]], atol=0.005)  # the seed's S
-    np.testing.assert_allclose(solution("4.1"), [0.36, 0.64], atol=0.005)  # the seed's second row of A
+def test_expected_answers_are_computed_independently():
+    from attention_steps.exercises.ch03 import X_NEW
+    from attention_steps.exercises.ch04 import JACOBIAN_A, SMALL_SCORES
+
+    ex = i_love()
+    s_new = (X_NEW @ ex.W_Q) @ (ex.X @ ex.W_K).T / np.sqrt(3)
+    np.testing.assert_allclose(solution("3.1"), s_new)
+    np.testing.assert_allclose(solution("4.1"), np.exp(s_new) / np.exp(s_new).sum())
     assert solution("3.2") == pytest.approx(64 * 4 * 4)
     assert solution("3.3") == pytest.approx(1 / 8)
-    np.testing.assert_allclose(solution("4.2"), np.exp([0, -1, -2]) / np.exp([0, -1, -2]).sum())
-    a = A[0]
-    np.testing.assert_allclose(solution("4.3"), [[a[0] * a[1], -a[0] * a[1]], [-a[0] * a[1], a[0] * a[1]]])
+    shifted = np.array(SMALL_SCORES) - max(SMALL_SCORES)
+    np.testing.assert_allclose(solution("4.2"), np.exp(shifted) / np.exp(shifted).sum())
+    a = np.array(JACOBIAN_A)
+    np.testing.assert_allclose(solution("4.3"), np.diag(a) - np.outer(a, a))
 
 
 @pytest.mark.parametrize("ex", ["3.1", "3.2", "3.3", "4.1", "4.2", "4.3"])
@@ -49,29 +55,30 @@ def test_right_answer_passes_and_unanswered_says_so(ex):
 
 
 @pytest.mark.parametrize(
-    "ex,wrong,names",
+    "ex,wrong,names,hidden",
     [
-        ("3.1", [[1.15, 0.58], [1.15, 3.0]], ["S[1, 1]", "3", "1.732"]),  # forgot to scale one entry
-        ("3.1", [[2, 1], [2, 3]], ["4 of 4", "S[0, 0]", "Hint"]),  # did not scale at all
-        ("3.2", 64, ["Var[q·k]", "1024"]),  # used the standard result
-        ("3.2", 64 * 2 * 2, ["Var[q·k]", "1024"]),  # multiplied by σ instead of σ²
-        ("3.3", 1 / 64, ["standard deviation", "0.125"]),  # the variance 64 / 64², not its root
-        ("3.3", 1 / np.sqrt(8), ["standard deviation", "0.125"]),
-        ("4.1", [0.64, 0.36], ["second row of A[0]", "0.3595", "second row of A[1]"]),  # row 1 instead of row 2
-        ("4.2", [1.0, 0.0, 0.0], ["softmax([1000, 999, 998])[0]", "0.6652", "[0.0, -1.0, -2.0]"]),
-        ("4.3", np.diag(A[0]), ["J[0, 0]", "J[0, 1]"]),  # forgot − aaᵀ
+        ("3.1", [2.31, 3.0], ["s_new[1]", "too big"], ["1.155", "1.15"]),  # one entry wrong
+        ("3.1", [4, 2], ["forget the scaling"], ["2.309", "2.31"]),  # did not scale at all
+        ("3.2", 64, ["as if σ were 1"], ["1024", "1,024"]),  # used the standard result
+        ("3.2", 64 * 2 * 2, ["use σ where the formula has σ²"], ["1024", "1,024"]),
+        ("3.3", 1 / 64, ["variance instead of the standard deviation"], ["0.125", "0.12", "0.13"]),
+        ("3.3", 1 / np.sqrt(8), ["the standard deviation of q·k / d_k is 0.3536", "too big"], ["0.125", "0.12"]),
+        ("4.2", [1.0, 0.0, 0.0], ["softmax(s)[0]", "too big"], ["0.6652", "0.665"]),
+        ("4.3", np.diag(np.array([0.7, 0.2, 0.1]) * [0.3, 0.8, 0.9]), ["keep only the diagonal"], ["-0.14"]),
     ],
 )  # fmt: skip
-def test_wrong_answer_names_the_entry(ex, wrong, names):
+def test_wrong_answer_names_the_entry_or_the_mistake_and_hides_the_answer(ex, wrong, names, hidden):
     feedback = check(ex, wrong)
     assert not feedback.ok
     for name in names:
         assert name in str(feedback), (name, str(feedback))
+    for value in hidden:
+        assert value not in str(feedback), (value, str(feedback))
 
 
 def test_wrong_shape_is_reported():
     feedback = check("4.3", [0.23, -0.23])
-    assert not feedback.ok and "shape (2,)" in str(feedback) and "(2, 2)" in str(feedback)
+    assert not feedback.ok and "should be a 3 × 3 matrix" in str(feedback) and "a list of 2 numbers" in str(feedback)
 
 
 # ----------------------------------------------------------------------------- built pages

@@ -24,7 +24,11 @@ T = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)
 
 
 def test_seed_solution_is_the_articles_output():
-    np.testing.assert_array_equal(np.round(solution("5.1"), 2), [[0.64, 0.36, 0.64], [0.36, 0.64, 0.36]])
+    np.testing.assert_array_equal(np.round(T.head(0).Z, 2), [[0.64, 0.36, 0.64], [0.36, 0.64, 0.36]])
+    from attention_steps.exercises.ch03 import X_NEW  # 5.1 asks for a new query's output instead
+
+    s = (X_NEW @ EX.W_Q) @ T.K.T / np.sqrt(3)
+    np.testing.assert_allclose(solution("5.1"), np.exp(s) / np.exp(s).sum() @ T.V)
 
 
 def _text(page: str) -> str:
@@ -80,10 +84,10 @@ def test_chapter_5_exercise_claims():
 
     z = A_ROW @ V_THREE
     assert inside_hull([z], V_THREE)[0]  # 5.2: "it lies inside the triangle"
-    assert solution("5.3") == TARGET == 0.5  # 5.3: "half itself and half love"
-    assert ((1 - solution("5.3")) * T.V[0] + solution("5.3") * T.V[1])[1] == TARGET  # column 2 is TARGET
+    a = solution("5.3")
+    assert ((1 - a) * T.V[0] + a * T.V[1])[1] == TARGET  # column 2 is TARGET
     glued = _glued(_page("05_weighted_sum"), "check-yourself")
-    assert glued[-4:] == [f"{TARGET:g}", f"{T.V[0, 1]:g}", f"{T.V[1, 1]:g}", f"{solution('5.3'):.2f}"]
+    assert glued[-6:] == [f"{TARGET:g}", f"{T.V[0, 1]:g}", f"{T.V[1, 1]:g}", f"{a:.2f}", f"{1 - a:.0%}", f"{a:.0%}"]
 
 
 def test_numbers_in_chapter_5_notes():

@@ -19,28 +19,30 @@ from conftest import built_page
 
 # --------------------------------------------------------------------------- checkers
 # (right, unanswered and generic wrong answers for every exercise: test_exercises.py)
-def test_wrong_z_it_names_the_entry():
+def test_a_wrong_share_names_the_entry_and_hides_the_answer():
     tokens, t = sentence_trace()
     head = t.head(0)
-    right = head.A[tokens.index("it")] @ head.V
+    right = head.A[tokens.index("it"), tokens.index("animal")] * head.V[tokens.index("animal")]
     wrong = right.copy()
     wrong[1] += 0.3  # the "animate" entry
-    feedback = check("8.1", wrong)
-    assert not feedback.ok
-    assert "z_it[1]" in str(feedback) and "+0.3" in str(feedback)
-    assert "z_it[0]" not in str(feedback)
+    feedback = str(check("8.1", wrong))
+    assert '"animal" in z_it[1]' in feedback and "too big" in feedback, feedback
+    assert '"animal" in z_it[0]' not in feedback
+    assert f"{right[1]:.3f}" not in feedback and f"{right[1]:.2f}" not in feedback
 
 
-def test_z_it_from_the_wrong_row_fails():
+def test_the_share_from_the_transposed_weight_is_named():
     tokens, t = sentence_trace()
     head = t.head(0)
-    assert not check("8.1", head.A[tokens.index("animal")] @ head.V).ok
+    wrong = head.A[tokens.index("animal"), tokens.index("it")] * head.V[tokens.index("animal")]
+    assert "the row is the query" in str(check("8.1", wrong))
 
 
 def test_memory_in_bytes_instead_of_mib_is_caught():
     in_bytes = ch08.MEMORY_N**2 * 4
     feedback = check("8.2", in_bytes)
-    assert not feedback.ok and "the memory in MiB" in str(feedback)
+    assert not feedback.ok and "give bytes, not MiB" in str(feedback)
+    assert "(MB) instead of" in str(check("8.2", ch08.MEMORY_N**2 * 4 / 1e6))
     assert check("8.2", ch08.MEMORY_N**2 * 4 / 2**20).ok
     assert not check("8.2", ch08.MEMORY_N**2 * 2 / 2**20).ok  # FP16 instead of FP32
 
