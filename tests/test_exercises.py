@@ -47,7 +47,7 @@ def allowed_tokens(exercise: Exercise, answer) -> set[str]:
     counts, the tolerance, and the exercise's fixed text (its hint and the names of its mistakes)."""
     arr = np.asarray(answer, dtype=float)
     allowed = set().union(*(renderings(v) for v in np.ravel(arr))) if arr.size else set()
-    allowed |= {f"{v:.4g}".lstrip("-") for v in np.ravel(arr)}
+    allowed |= {f"{v:.4g}".lstrip("-") for v in np.ravel(arr)} | {f"{v:,.0f}".lstrip("-") for v in np.ravel(arr)}
     allowed |= {str(i) for i in range(max([arr.size, *arr.shape, 0]) + 2)}
     allowed |= {f"{exercise.atol:g}"}
     fixed = " ".join([exercise.hint, exercise.name, *(m.what + " " + m.hint for m in exercise.mistakes)])

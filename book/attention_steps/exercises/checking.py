@@ -194,11 +194,23 @@ def _same(got: np.ndarray, want: np.ndarray, atol: float) -> bool:
 
 
 def _where(name: str, index: tuple) -> str:
+    """Which entry: its code index (from 0), said to be one, and its count from 1."""
     if not index:
         return name
-    code = f"{name}[{', '.join(str(int(i)) for i in index)}]"
+    code = f"[{', '.join(str(int(i)) for i in index)}]"
     maths = ", ".join(str(int(i) + 1) for i in index)
-    return f"{code} in code (entry {'(' + maths + ')' if len(index) > 1 else maths} counting from 1)"
+    entry = f"entry {'(' + maths + ')' if len(index) > 1 else maths}"
+    if " " in name:  # a phrase, not a variable: "entry 2 of the weights … ([1] in code)"
+        return f"{entry} of {name} ({code} in code)"
+    return f"{name}{code} in code ({entry} counting from 1)"
+
+
+def _number(value: float) -> str:
+    """The learner's value as they typed it: whole numbers in full, others to 4 significant digits."""
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:.4g}"
 
 
 def _direction(got: float, want: float) -> str:
@@ -262,7 +274,7 @@ def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0
         if np.allclose(ratio, ratio.flat[0], rtol=1e-6):
             lines.append("Every entry is off by the same factor: look at a scaling step (a division or a missing one).")
     for index in list(zip(*np.nonzero(off)))[:3] if want.ndim else [()]:
-        lines.append(f"{_where(name, index)} is {got[index]:.4g}: it {_direction(got[index], want[index])}.")
+        lines.append(f"{_where(name, index)} is {_number(got[index])}: it {_direction(got[index], want[index])}.")
     if off.sum() > 3:
         lines.append(f"… and {int(off.sum()) - 3} more.")
     return Feedback(False, (*lines, *hint_lines))
