@@ -261,6 +261,7 @@ def test_an_unusable_example_is_explained():
         ([[1, 0, True], [0, 1, 0]], "the boolean True at [0][2]"),
         ({"a": 1}, "is a dict"),
         (1 + 2j, "complex"),
+        ([[1, 0, ...], [0, 1, 0]], "still has ... at [0][2]"),
     ],
 )
 def test_bad_answers_get_a_message_that_names_them(answer, words):

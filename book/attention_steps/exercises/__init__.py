@@ -45,6 +45,7 @@ def check(exercise_id: str, answer=..., **example) -> Feedback:
 def solution(exercise_id: str, **example):
     """The expected answer, computed by the core (shown in the solution dropdowns)."""
     exercise = _exercise(exercise_id)
+    exercise.accepts(example)
     inputs = exercise.book_inputs()
     inputs.update(example)
     return exercise.expected(**inputs)

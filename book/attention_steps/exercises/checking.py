@@ -73,10 +73,8 @@ class Exercise:
     mistakes: tuple[Mistake, ...] = ()
     inputs: Mapping[str, Callable[[], object]] = field(default_factory=dict)
 
-    def book_inputs(self) -> dict[str, object]:
-        return {name: make() for name, make in self.inputs.items()}
-
-    def check(self, answer, **example) -> Feedback:
+    def accepts(self, example: Mapping[str, object]) -> None:
+        """Raise a TypeError naming the accepted example arguments if `example` has others."""
         unknown = sorted(set(example) - set(self.inputs))
         if unknown:
             allowed = ", ".join(f"{name}=" for name in self.inputs) or "none (this exercise has a fixed example)"
@@ -84,6 +82,12 @@ class Exercise:
                 f"check({self.id!r}, ...) got the keyword argument(s) {', '.join(unknown)}; "
                 f"the example arguments it accepts: {allowed}"
             )
+
+    def book_inputs(self) -> dict[str, object]:
+        return {name: make() for name, make in self.inputs.items()}
+
+    def check(self, answer, **example) -> Feedback:
+        self.accepts(example)
         inputs = self.book_inputs()
         notes = []
         changed = []
@@ -152,6 +156,8 @@ def _describe(value) -> str:
 def _problem(value, path: str = "") -> str | None:
     """Why `value` is not a number or a rectangular nesting of numbers, or None if it is."""
     where = f" at {path}" if path else ""
+    if value is ... or value is None:
+        return f"still has {'...' if value is ... else 'None'}{where}; replace it with a number"
     if isinstance(value, (bool, np.bool_)):
         return f"has the boolean {value}{where}; write a number (True and False are not numbers here)"
     if isinstance(value, (str, bytes)):
