@@ -341,3 +341,21 @@ def test_reversing_the_source_reverses_the_weights_and_keeps_z():
 def test_5_3s_weight_is_not_one_half():
     """With the target 0.5 the weight on "I" equals the weight on "love", and the mistake cannot be named."""
     assert abs(solution("5.3") - 0.5) > 0.1
+
+
+def test_the_typed_facts_of_the_new_exercise_cells():
+    from attention_steps.exercises.ch03 import X_NEW
+    from attention_steps.exercises.ch06 import FEWER_HEADS, QUERY
+    from attention_steps.heads import small_layer
+
+    ex = i_love()
+    # 3.1: "the 3 in x_new takes row 3 of W_Q three times and the 1 adds row 4", "√d_k = √3"
+    assert X_NEW.tolist() == [0, 0, 3, 1] and ex.W_Q.shape[1] == 3
+    # 4.3: "each row sums to 0"
+    np.testing.assert_allclose(np.asarray(solution("4.3")).sum(axis=1), 0, atol=1e-12)
+    # 5.1: "its columns 1 and 3 carry the weight on I, column 2 the weight on love"
+    a, z = solution("4.1"), solution("5.1")
+    np.testing.assert_allclose(z, [a[0], a[1], a[0]])
+    # 6.4: "the last query is row index 5 (or -1)", "2 heads instead of four"
+    layer = small_layer()
+    assert QUERY == len(layer.tokens) - 1 == 5 and FEWER_HEADS == 2 and layer.num_heads == 4
