@@ -103,7 +103,7 @@ def test_chapter_3_shows_the_seed_S_where_it_says():
         assert f"{value:.2f}" in glued
     assert any(bmatrix(S, "{:.2f}") in m for m in maths), maths
     glued, maths = section(page("03_scaling"), "check-yourself")
-    assert any(bmatrix(S, "{:.4f}") in m for m in maths), "solution 3.1 shows S to 4 decimals"
+    assert any(bmatrix(solution("3.1"), "{:.4f}") in m for m in maths), "solution 3.1 shows s_new to 4 decimals"
 
 
 def test_chapter_3_derivation_is_on_the_page():
