@@ -13,6 +13,7 @@ import pytest
 from attention_steps import softmax, trace_attention
 from attention_steps.examples import i_love
 from attention_steps.explorers.data import D_K_VALUES, dk_states
+from attention_steps.exercises import solution
 from attention_steps.notation import bmatrix
 from attention_steps.scaling import STRATEGIES, saturation, score_samples, settles_below, strategy_sweep
 from reader import code, note_cells, page, prose
@@ -30,7 +31,7 @@ def test_chapter_3_shows_the_source_articles_S_where_it_says():
         assert f"{value:.2f}" in section.glued
     assert any(bmatrix(S, "{:.2f}") in m for m in section.maths), section.maths
     maths = page("03_scaling").section("check-yourself").maths
-    assert any(bmatrix(S, "{:.4f}") in m for m in maths), "solution 3.1 shows S to 4 decimals"
+    assert any(bmatrix(solution("3.1"), "{:.4f}") in m for m in maths), "solution 3.1 shows s_new to 4 decimals"
 
 
 def test_chapter_3_derivation_is_on_the_page():

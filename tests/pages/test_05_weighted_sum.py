@@ -54,10 +54,10 @@ def test_chapter_5_exercise_claims():
 
     z = A_ROW @ V_THREE
     assert inside_hull([z], V_THREE)[0]  # 5.2: "it lies inside the triangle"
-    assert solution("5.3") == TARGET == 0.5  # 5.3: "half itself and half love"
-    assert ((1 - solution("5.3")) * T.V[0] + solution("5.3") * T.V[1])[1] == TARGET  # column 2 is TARGET
+    a = solution("5.3")
+    assert ((1 - a) * T.V[0] + a * T.V[1])[1] == TARGET  # column 2 is TARGET
     glued = page("05_weighted_sum").section("check-yourself").glued
-    assert glued[-4:] == [f"{TARGET:g}", f"{T.V[0, 1]:g}", f"{T.V[1, 1]:g}", f"{solution('5.3'):.2f}"]
+    assert glued[-6:] == [f"{TARGET:g}", f"{T.V[0, 1]:g}", f"{T.V[1, 1]:g}", f"{a:.2f}", f"{1 - a:.0%}", f"{a:.0%}"]
 
 
 def test_numbers_in_chapter_5_notes():

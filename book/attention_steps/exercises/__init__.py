@@ -14,21 +14,41 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .checking import Exercise, Feedback, check_answer, register, registry
+from .checking import Exercise, Feedback, Mistake, check_answer, register, registry
 
 
-def check(exercise_id: str, answer) -> Feedback:
-    """Compare `answer` with exercise `exercise_id`'s expected answer and explain."""
+def _exercise(exercise_id):
     exercises = registry()
-    if exercise_id not in exercises:
-        known = ", ".join(sorted(exercises)) or "none"
-        raise KeyError(f"no exercise {exercise_id!r}; known exercises: {known}")
-    return exercises[exercise_id].check(answer)
+    known = ", ".join(sorted(exercises, key=lambda i: [int(p) for p in i.split(".")])) or "none"
+    if isinstance(exercise_id, bool) or not isinstance(exercise_id, str):
+        if isinstance(exercise_id, (int, float)) and not isinstance(exercise_id, bool):
+            raise TypeError(
+                f"exercise_id must be a string in quotes, like check(\"{exercise_id!r}\", ...); got the number "
+                f"{exercise_id!r} ({type(exercise_id).__name__}), and a number cannot tell 3.1 from 3.10"
+            )
+        raise TypeError(f"exercise_id must be a string such as \"3.1\"; got {exercise_id!r} ({type(exercise_id).__name__})")
+    if exercise_id.strip() not in exercises:
+        raise KeyError(f"exercise_id {exercise_id!r} is not an exercise; known exercises: {known}")
+    return exercises[exercise_id.strip()]
 
 
-def solution(exercise_id: str):
+def check(exercise_id: str, answer=..., **example) -> Feedback:
+    """Compare `answer` with exercise `exercise_id`'s expected answer and explain, without giving it away.
+
+    Exercises computed from a notebook's example take it as keyword arguments, as the exercise
+    cell shows (`check("4.1", my_weights, ex=ex)`): if the learner changed the example, the
+    answer is checked against theirs and the feedback says so.
+    """
+    return _exercise(exercise_id).check(answer, **example)
+
+
+def solution(exercise_id: str, **example):
     """The expected answer, computed by the core (shown in the solution dropdowns)."""
-    return registry()[exercise_id].expected()
+    exercise = _exercise(exercise_id)
+    exercise.accepts(example)
+    inputs = exercise.book_inputs()
+    inputs.update(example)
+    return exercise.expected(**inputs)
 
 
 # Register every chapter's exercises.
@@ -36,4 +56,4 @@ for _module in pkgutil.iter_modules(__path__):
     if _module.name.startswith("ch"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["check", "solution", "check_answer", "Exercise", "Feedback", "register", "registry"]
+__all__ = ["Exercise", "Feedback", "Mistake", "check", "check_answer", "register", "registry", "solution"]

@@ -1,4 +1,9 @@
-"""Chapter 3 (scaling by √d_k): check-yourself exercises."""
+"""Chapter 3 (scaling by √d_k): check-yourself exercises.
+
+Exercises 3.1, 4.1 and 5.1 follow one new query through scaling, softmax and the weighted sum: a
+fourth embedding X_NEW (ours, not in the source articles) reading the "I love" example. Its scores
+differ from those of "I" and "love", so none of its results sits in a variable of the notebooks.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +11,45 @@ import numpy as np
 
 from .. import projection, scale, scores
 from ..derivation import variance_of_dot_product
-from ..examples import i_love
-from ..scaling import divisor
-from .checking import Exercise, register
+from .ch01 import EX
+from .checking import Exercise, Mistake, register
+
+# The new query's embedding: 3 × row 3 of W_Q plus row 4 (rows counted from 1).
+X_NEW = np.array([0, 0, 3, 1], dtype=float)
+# Exercises 3.2 and 3.3: the width and the components' standard deviation.
+VAR_D_K, VAR_SIGMA = 64, 2
 
 
-def _seed_S() -> np.ndarray:
-    ex = i_love()
-    Q, K = projection(ex.X, ex.W_Q), projection(ex.X, ex.W_K)
-    return scale(scores(Q, K), Q.shape[-1])
+def new_scores(ex) -> np.ndarray:
+    """q_new Kᵀ, shape (n,): the new query against the example's keys."""
+    return scores(projection(X_NEW[None, :], ex.W_Q), projection(ex.X, ex.W_K))[0]
+
+
+def new_scaled(ex, divisor=None) -> np.ndarray:
+    """q_new Kᵀ / √d_k (or / `divisor`), shape (n,)."""
+    d_k = ex.W_Q.shape[1]
+    return scale(new_scores(ex), d_k) if divisor is None else new_scores(ex) / divisor
 
 
 register(
     Exercise(
         id="3.1",
-        name="S",
-        expected=_seed_S,
-        hint="S = QKᵀ / √d_k: divide every entry of QKᵀ by the square root of d_k (the number of columns of Q).",
+        name="s_new",
+        expected=new_scaled,
+        inputs=EX,
+        mistakes=(
+            Mistake("divide by d_k instead of √d_k", lambda ex: new_scaled(ex, ex.W_Q.shape[1])),
+            Mistake("forget the scaling: these are the raw scores q_new Kᵀ", new_scores),
+            Mistake("divide by √d_model (the width of x, 4) instead of √d_k (the width of q and k, 3)",
+                    lambda ex: new_scaled(ex, np.sqrt(ex.X.shape[1]))),
+            Mistake("use the keys of W_Q (q_new Qᵀ) instead of K",
+                    lambda ex: scale(scores(projection(X_NEW[None, :], ex.W_Q), projection(ex.X, ex.W_Q))[0],
+                                     ex.W_Q.shape[1])),
+        ),
+        hint=(
+            "First the query q_new = x_new W_Q (3 times row 3 of W_Q plus row 4), then its dot product "
+            "with each key (the rows of K), then divide both scores by √d_k, where d_k is the width of q."
+        ),
     )
 )
 
@@ -30,8 +57,14 @@ register(
     Exercise(
         id="3.2",
         name="Var[q·k]",
-        expected=lambda: variance_of_dot_product(64, sigma_q=2, sigma_k=2),
-        hint="Use the general result d_k((σ_q² + μ_q²)(σ_k² + μ_k²) − μ_q²μ_k²) with μ = 0 and σ = 2.",
+        expected=lambda: variance_of_dot_product(VAR_D_K, sigma_q=VAR_SIGMA, sigma_k=VAR_SIGMA),
+        mistakes=(
+            Mistake("use σ where the formula has σ²", lambda: VAR_D_K * VAR_SIGMA * VAR_SIGMA),
+            Mistake("forget the factor d_k", lambda: VAR_SIGMA**4),
+            Mistake("use the standardised result d_k, as if σ were 1", lambda: VAR_D_K),
+            Mistake("add the variances instead of multiplying them", lambda: VAR_D_K * 2 * VAR_SIGMA**2),
+        ),
+        hint="Use the general result d_k((σ_q² + μ_q²)(σ_k² + μ_k²) − μ_q²μ_k²) with μ = 0 and σ_q = σ_k = σ.",
         atol=0.5,
     )
 )
@@ -40,7 +73,12 @@ register(
     Exercise(
         id="3.3",
         name="the standard deviation of q·k / d_k",
-        expected=lambda: float(np.sqrt(variance_of_dot_product(64)) / divisor(64, "d_k")),
+        expected=lambda: float(np.sqrt(variance_of_dot_product(VAR_D_K)) / VAR_D_K),
+        mistakes=(
+            Mistake("divide by √d_k: that strategy gives 1, the question is about ÷ d_k", lambda: 1.0),
+            Mistake("give the variance instead of the standard deviation", lambda: VAR_D_K / VAR_D_K**2),
+            Mistake("forget to divide: that is the raw standard deviation √d_k", lambda: np.sqrt(VAR_D_K)),
+        ),
         hint="Dividing by c divides the standard deviation by c; the raw standard deviation is √d_k.",
         atol=0.001,
     )

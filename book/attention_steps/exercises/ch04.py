@@ -4,43 +4,61 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import projection, scale, scores, softmax
-from ..examples import i_love
+from .. import softmax
 from ..scaling import softmax_jacobian
-from .checking import Exercise, register
+from .ch01 import EX
+from .ch03 import new_scaled, new_scores
+from .checking import Exercise, Mistake, register
 
-LARGE_SCORES = (1000.0, 999.0, 998.0)  # exercise 4.2: exp(1000) overflows float64
-
-
-def _i_love_A() -> np.ndarray:
-    ex = i_love()
-    Q, K = projection(ex.X, ex.W_Q), projection(ex.X, ex.W_K)
-    return softmax(scale(scores(Q, K), Q.shape[-1]))
-
+LARGE_SCORES = (1000.0, 999.0, 998.0)  # the chapter's overflow example: exp(1000) overflows float64
+# Exercise 4.2: scores so negative that every exp underflows to 0, and the naive formula gives 0 / 0.
+SMALL_SCORES = (-1000.0, -1001.0, -1003.0)
+# Exercise 4.3: the weights a at which the Jacobian is taken.
+JACOBIAN_A = (0.7, 0.2, 0.1)
 
 register(
     Exercise(
         id="4.1",
-        name="the second row of A",
-        expected=lambda: _i_love_A()[1],
-        hint="Exponentiate each entry of the second row of S, then divide each by their sum.",
+        name="a_new",
+        expected=lambda ex: softmax(new_scaled(ex)),
+        inputs=EX,
+        mistakes=(
+            Mistake("take the softmax of the raw scores q_new Kᵀ, without dividing by √d_k",
+                    lambda ex: softmax(new_scores(ex))),
+            Mistake("divide the scores by d_k instead of √d_k", lambda ex: softmax(new_scaled(ex, ex.W_Q.shape[1]))),
+            Mistake("divide the scaled scores by their sum without exponentiating them",
+                    lambda ex: new_scaled(ex) / new_scaled(ex).sum()),
+            Mistake("exponentiate without dividing by the sum", lambda ex: np.exp(new_scaled(ex))),
+        ),
+        hint="Start from s_new of exercise 3.1: exponentiate each of its entries, then divide each by their sum.",
     )
 )
 
 register(
     Exercise(
         id="4.2",
-        name="softmax([1000, 999, 998])",
-        expected=lambda: softmax(np.array(LARGE_SCORES)),
-        hint=f"Subtract the largest score first: the result equals softmax({[s - max(LARGE_SCORES) for s in LARGE_SCORES]}).",
+        name="softmax(s)",
+        expected=lambda: softmax(np.array(SMALL_SCORES)),
+        mistakes=(
+            Mistake("subtract the maximum but forget to divide by the sum",
+                    lambda: np.exp(np.array(SMALL_SCORES) - max(SMALL_SCORES))),
+        ),
+        hint="Subtract the largest score from every score first (softmax does not change), then exponentiate and normalise.",
     )
 )
 
 register(
     Exercise(
         id="4.3",
-        name="the Jacobian J",
-        expected=lambda: softmax_jacobian(_i_love_A()[0]),
-        hint="J = diag(a) − aaᵀ with a = the first row of A: diagonal a_j(1 − a_j), off-diagonal −a_i a_j.",
+        name="J",
+        expected=lambda: softmax_jacobian(np.array(JACOBIAN_A)),
+        mistakes=(
+            Mistake("compute aaᵀ − diag(a): every sign is flipped", lambda: -softmax_jacobian(np.array(JACOBIAN_A))),
+            Mistake("keep only the diagonal a_j(1 − a_j) and forget the off-diagonal −a_i a_j",
+                    lambda: np.diag(np.array(JACOBIAN_A) * (1 - np.array(JACOBIAN_A)))),
+            Mistake("use diag(a) − a without the outer product: a row of a is subtracted, not aaᵀ",
+                    lambda: np.diag(JACOBIAN_A) - np.array(JACOBIAN_A)[None, :]),
+        ),
+        hint="J = diag(a) − aaᵀ: diagonal entries a_j(1 − a_j), off-diagonal entries −a_i a_j.",
     )
 )

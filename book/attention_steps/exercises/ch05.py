@@ -4,43 +4,65 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import trace_attention, weighted_sum
-from ..examples import i_love
-from .checking import Exercise, register
+from .. import projection, softmax, weighted_sum
+from .ch01 import EX
+from .ch03 import new_scaled, new_scores
+from .checking import Exercise, Mistake, register
 
 # 5.2 and 5.3 use three tokens with these value rows (n_k = 3, d_v = 2) and weights.
 V_THREE = np.array([[2.0, 0.0], [0.0, 4.0], [1.0, 1.0]])
 A_ROW = np.array([0.5, 0.25, 0.25])
 # 5.3: the value that column 2 of z_I should take (column 2 is z_I[1] in code).
-TARGET = 0.5
+TARGET = 0.25
 
 
-def _i_love_trace():
-    ex = i_love()
-    return trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)
+def _values(ex):
+    return projection(ex.X, ex.W_V)
 
 
-def _weight_for_target() -> float:
+def _weight_for_target(ex) -> float:
     """5.3: the weight a on "love" with column 2 of (1 − a) v_I + a v_love equal to TARGET."""
-    V = _i_love_trace().V
+    V = _values(ex)
     low, high = V[0, 1], V[1, 1]  # column 2 (index 1) of v_I and of v_love
+    if high == low:
+        raise ValueError("column 2 of v_I and v_love are equal: no weight moves z_I there")
     return float((TARGET - low) / (high - low))
 
 
 register(Exercise(
-    id="5.1", name="Z",
-    expected=lambda: _i_love_trace().head(0).Z,
-    hint="Z = A V: row i of Z is a_i1 v_1 + a_i2 v_2; use the A and V of the 'I love' example.",
+    id="5.1", name="z_new",
+    expected=lambda ex: weighted_sum(softmax(new_scaled(ex))[None, :], _values(ex))[0],
+    inputs=EX,
+    mistakes=(
+        Mistake("mix the embeddings X instead of the values V = X W_V",
+                lambda ex: softmax(new_scaled(ex)) @ ex.X),
+        Mistake("mix the values with the scores instead of the weights (no softmax)",
+                lambda ex: new_scaled(ex) @ _values(ex)),
+        Mistake("use weights from unscaled scores (no ÷ √d_k before the softmax)",
+                lambda ex: softmax(new_scores(ex)) @ _values(ex)),
+        Mistake("put each weight on the other token's value row (the weights in reverse order)",
+                lambda ex: softmax(new_scaled(ex))[::-1] @ _values(ex)),
+    ),
+    hint="z_new = a_1 v_I + a_2 v_love with the weights a of exercise 4.1 and the value rows of V (chapter 1).",
 ))  # fmt: skip
 
 register(Exercise(
     id="5.2", name="z",
     expected=lambda: weighted_sum(A_ROW[None, :], V_THREE)[0],
+    mistakes=(
+        Mistake("average the value rows without the weights", lambda: V_THREE.mean(axis=0)),
+        Mistake("add the value rows without the weights", lambda: V_THREE.sum(axis=0)),
+    ),
     hint="z = 0.5·v_1 + 0.25·v_2 + 0.25·v_3, column by column.",
 ))  # fmt: skip
 
 register(Exercise(
     id="5.3", name="a_love",
     expected=_weight_for_target,
-    hint="z_I = (1 − a)·v_I + a·v_love; its column 2 is just a, because v_I has 0 there and v_love has 1.",
+    inputs=EX,
+    mistakes=(
+        Mistake("give the weight on \"I\" (1 − a) instead of the weight on \"love\"",
+                lambda ex: 1 - _weight_for_target(ex)),
+    ),
+    hint="z_I = (1 − a)·v_I + a·v_love; write out its column 2 with the numbers of V and solve for a.",
 ))  # fmt: skip

@@ -5,26 +5,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import softmax
 from ..examples import translation
-from ..multihead import multi_head_attention, trace_attention
-from .checking import Exercise, register
+from ..multihead import multi_head_attention
+from .checking import Exercise, Mistake, register
 
 # Exercise 10.1: a decoder input of SHAPE_N_Q tokens reads a source of SHAPE_N_K
 # tokens through SHAPE_H heads of a layer of width SHAPE_D_MODEL.
 SHAPE_N_Q, SHAPE_N_K, SHAPE_H, SHAPE_D_MODEL = 7, 12, 8, 64
+# Exercises 10.2 and 10.3: the source sentence in reverse order, "cats love I".
+REVERSED = slice(None, None, -1)
+EXAMPLE = {"t": translation}  # check("10.2", my_a, t=t)
 
 
-def _cross_trace():
-    t = translation()
-    return trace_attention(t.X_tgt, t.W_Q, t.W_K, t.W_V, X_kv=t.X_src)
-
-
-def _shape_of_A():
+def _shape_of_A(order=(0, 1, 2)):
     rng = np.random.default_rng(0)
     X_tgt, X_src = rng.normal(size=(SHAPE_N_Q, SHAPE_D_MODEL)), rng.normal(size=(SHAPE_N_K, SHAPE_D_MODEL))
     W = [rng.normal(size=(SHAPE_D_MODEL, SHAPE_D_MODEL)) for _ in range(4)]
     _, A = multi_head_attention(X_tgt, *W, num_heads=SHAPE_H, X_kv=X_src)
-    return np.array(A.shape)
+    return np.array([A.shape[i] for i in order])
 
 
 register(
@@ -33,6 +32,13 @@ register(
         name="the shape of A",
         expected=_shape_of_A,
         atol=0.5,
+        mistakes=(
+            Mistake("swap rows and columns: a row per query (decoder), a column per key (source)",
+                    lambda: _shape_of_A((0, 2, 1))),
+            Mistake("make A square: in cross-attention the queries and keys come from different sequences",
+                    lambda: np.array([SHAPE_H, SHAPE_N_Q, SHAPE_N_Q])),
+            Mistake("give one head's matrix: A has one per head", lambda: _shape_of_A((1, 2))),
+        ),
         hint=(
             "A has one matrix per head; in each, a row per query (from the decoder) and a column per "
             "key (from the encoder). Write it as (heads, rows, columns)."
@@ -40,21 +46,41 @@ register(
     )
 )
 
-def _row_predicting_mao() -> int:
-    """The decoder position (0-based) whose query predicts 猫: 爱's, one before 猫 (teacher forcing)."""
-    return translation().position_predicting("猫")
 
+def _weights(t, row=None, source=REVERSED, scaled=True, axis=-1):
+    """Weights of decoder row `row` (default: the one predicting 猫) over the source rows in `source` order."""
+    i = t.position_predicting("猫") if row is None else row
+    S = (t.X_tgt @ t.W_Q) @ (t.X_src[source] @ t.W_K).T
+    if scaled:
+        S = S / np.sqrt(t.W_K.shape[1])
+    return softmax(S, axis=axis)[i]
+
+
+def _z(t, **kwargs):
+    return _weights(t, **kwargs) @ (t.X_src[kwargs.get("source", REVERSED)] @ t.W_V)
+
+
+_ROW_OF_MAO = lambda t: t.inputs.index("猫")
 
 register(
     Exercise(
         id="10.2",
         name="the weights of the query that predicts 猫 (māo)",
-        expected=lambda: _cross_trace().head(0).A[_row_predicting_mao()],
+        expected=_weights,
+        inputs=EXAMPLE,
+        mistakes=(
+            Mistake("use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
+                    lambda t: _weights(t, row=_ROW_OF_MAO(t))),
+            Mistake("keep the book's source order: with the source reversed the keys are \"cats\", \"love\", \"I\"",
+                    lambda t: _weights(t, source=slice(None))),
+            Mistake("forget to divide the scores by √d_k", lambda t: _weights(t, scaled=False)),
+            Mistake("take the softmax down a column (over the decoder positions) instead of along the row",
+                    lambda t: _weights(t, axis=0)),
+        ),
         hint=(
-            "The decoder reads the target shifted right, so the query that predicts 猫 is at the position "
-            "before it, where it reads 爱: t.X_tgt[t.position_predicting('猫')], not the row of 猫 itself. "
-            "Multiply that row by W_Q, take its dot products with the keys (rows of X_src W_K), divide by "
-            "√d_k and take the softmax."
+            "Reverse the source rows (t.X_src[::-1]) and build the keys from them. The decoder reads the target "
+            "shifted right, so the query that predicts 猫 sits at the position before it, where it reads 爱: "
+            "t.X_tgt[t.position_predicting('猫')]. Its query times the keys, ÷ √d_k, then the softmax."
         ),
     )
 )
@@ -63,7 +89,16 @@ register(
     Exercise(
         id="10.3",
         name="z at the position that predicts 猫 (māo)",
-        expected=lambda: _cross_trace().head(0).Z[_row_predicting_mao()],
-        hint="z is that position's weights times the value rows V = X_src W_V: a @ V.",
+        expected=_z,
+        inputs=EXAMPLE,
+        mistakes=(
+            Mistake("use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
+                    lambda t: _z(t, row=_ROW_OF_MAO(t))),
+            Mistake("mix the reversed weights with the values in the book's order: weights and value rows "
+                    "must follow the same (reversed) source order",
+                    lambda t: _weights(t) @ (t.X_src @ t.W_V)),
+            Mistake("use weights computed without ÷ √d_k", lambda t: _z(t, scaled=False)),
+        ),
+        hint="z is that position's weights (10.2) times the value rows V = X_src W_V, with the source reversed: a @ V.",
     )
 )
