@@ -154,6 +154,7 @@ def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda na
                 page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)  # widgets and fonts
                 page.add_style_tag(content=PRINT_CSS)
                 page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
+                page.emulate_media(media="print")  # lay out what prints (an explorer prints its still picture)
                 page.evaluate(RERENDER)
                 page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
                 report = page.evaluate(FIT_PAGES, [FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR])
