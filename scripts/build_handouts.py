@@ -109,8 +109,13 @@ FIT_PAGES = """async ([FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR]) => {
       if (fits()) s = search(1, hi);
       else { scale(FIGURE_FLOOR); s = fits() ? search(FIGURE_FLOOR, 1) : FIGURE_FLOOR; }
     }
-    for (let i = 0; i < 6 && !fits() && z > ZOOM_FLOOR; i++) {
-      z = Math.max(ZOOM_FLOOR, z * H / height() * 0.995);
+    if (!fits()) {  // the largest zoom that fits (the text rewraps to the wider slide, so search)
+      let lo = ZOOM_FLOOR, hi = 1;
+      zoomTo(lo);
+      if (fits()) {
+        for (let i = 0; i < 10; i++) { const m = (lo + hi) / 2; zoomTo(m); if (fits()) lo = m; else hi = m; }
+      }
+      z = lo;
       zoomTo(z);
     }
     report.push({height: Math.round(height()), zoom: +z.toFixed(3), figures: figures.length, scale: +s.toFixed(3),
