@@ -92,6 +92,8 @@ def deck_slides(deck: str) -> list[dict]:
                 pngs.append(_png_size(src))
             elif src.startswith("data:image/svg") or src.endswith(".svg"):
                 vectors += 1
+        # matplotlib figures as inline SVG (nbconvert's image/svg+xml output): vector figures too
+        vectors += len(section.select(".jp-RenderedSVG svg, .glued > svg"))
         holes, math = [], 0
         for block in section.select(BLOCKS):
             if block.find(BLOCKS.split(", ")):  # the innermost blocks only
@@ -186,8 +188,9 @@ def drawn_images(page) -> list[tuple[int, int, tuple[float, float, float, float]
 def vector_boxes(page) -> int:
     """Clip rectangles at least an eighth of the page wide and high (the page's own left out).
 
-    Chromium draws an SVG <img> as paths inside a clip rectangle of the image's box (seen with
-    Chromium 156 and a matplotlib SVG): a vector figure on the page leaves at least one."""
+    Chromium draws an SVG figure (an <img> or inline <svg>) as paths inside a clip rectangle of
+    its box (seen with Chromium 156 and matplotlib SVGs: two per figure, its box and its axes'),
+    so a vector figure on the page leaves at least one."""
     data = page.get_contents().get_data().decode("latin-1")
     rects = {tuple(round(float(v)) for v in m) for m in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re\s+W\*? n", data)}
     if not rects:
