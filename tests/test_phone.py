@@ -116,6 +116,11 @@ def test_every_shrunk_figure_has_an_enlarge_button(site, offline_page, path):
     figures = p.page.evaluate(FIGURES)
     missing = [f for f in figures if f["shown"] < f["natural"] - 1 and not f["button"]]
     assert missing == [], f"{path}: figures shrunk on a phone with no enlarge button: {missing}"
+    # a picture not shown (an explorer's still picture, hidden while the explorer runs) has no button:
+    # one was a stray Tab stop between the skip link and the explorer
+    stray = p.page.evaluate("""() => [...document.querySelectorAll('.figure-zoom-button:not([hidden])')]
+        .filter(b => !(b.previousElementSibling && b.previousElementSibling.getBoundingClientRect().width > 0)).length""")  # fmt: skip
+    assert stray == 0, f"{path}: {stray} enlarge buttons for pictures that are not shown"
 
 
 def test_the_concat_equation_fits_a_phone(site, offline_page):

@@ -151,7 +151,13 @@
 
   function figureButtons() {
     document.querySelectorAll(".bd-content .cell_output img, .bd-content figure img").forEach((img) => {
-      if (img.closest(".ase-explorer") || img.dataset.zoom) return;
+      // not an explorer's still picture (for print and no-JavaScript readers; hidden while the explorer runs)
+      const output = img.closest(".cell_output");
+      if (img.closest(".ase-explorer") || (output && output.querySelector(".ase-explorer, script[type='application/vnd.jupyter.widget-view+json']"))) {
+        img.dataset.zoom = "explorer";
+        return;
+      }
+      if (img.dataset.zoom) return;
       img.dataset.zoom = "1";
       const button = document.createElement("button");
       button.type = "button";
@@ -163,7 +169,8 @@
       img.addEventListener("click", () => { if (!button.hidden) openFigure(img, button); });
       img.after(button);
       const update = () => {
-        const shrunk = img.naturalWidth > 0 && img.getBoundingClientRect().width < img.naturalWidth - 1;
+        const shown = img.getBoundingClientRect().width;
+        const shrunk = img.naturalWidth > 0 && shown > 0 && shown < img.naturalWidth - 1; // not when hidden
         button.hidden = !shrunk;
         img.classList.toggle("figure-zoomable", shrunk);
       };
