@@ -39,8 +39,92 @@ from build_slides import COURSE, COURSE_TITLE, OUT, SITE, TITLE, read_stamps, sy
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
 
-# Resolves when MathJax 2 has typeset everything it was given (its queue is empty).
-MATHJAX_DONE = "() => new Promise(r => (window.MathJax && MathJax.Hub) ? MathJax.Hub.Queue(r) : r())"
+# Every formula of the deck typeset, checked on the formulas themselves (issue 13): MathJax 2
+# has started, its queue is idle, no TeX delimiters are left in the slides' text (tex2jax has
+# run), and every math script is PROCESSED with its output frame in the page. Waiting only for
+# MathJax's queue lost a race: the deck re-renders the first slide's maths when reveal is
+# ready, and a PDF printed in between had "the raw scores . ... divides every score by ."
+MATH_TYPESET = r"""() => {
+  const M = window.MathJax;
+  if (!M || !M.Hub || !M.isReady || !M.ElementJax) return false;
+  const q = M.Hub.queue;
+  if (q.pending || q.running || q.queue.length) return false;
+  const slides = document.querySelector('.reveal .slides');
+  if (/\$[^$]*[\\^_{}][^$]*\$|\\\(|\\\[/.test(slides.innerText)) return false;  // raw TeX left
+  return [...slides.querySelectorAll('script[type^="math/tex"]')].every(s =>
+    s.MathJax && s.MathJax.state === M.ElementJax.STATE.PROCESSED && document.getElementById(s.id + '-Frame'));
+}"""
+
+# MathJax 2 typeset the slides while reveal kept most of them hidden (display: none), where it
+# cannot measure: typeset everything again now that every page is laid out and visible.
+RERENDER = """() => new Promise(r => MathJax.Hub.Queue(["Rerender", MathJax.Hub, document.querySelector('.reveal .slides')], r))"""
+
+# Print-only CSS: a page per slide and nothing after the last one (reveal's page-break-after on
+# every page printed a blank page at the end of each handout, and in the course handout's middle).
+PRINT_CSS = """
+html.print-pdf .reveal .slides .pdf-page:last-child { page-break-after: auto; break-after: auto; }
+html.print-pdf .reveal .slides section img.handout-fitted { max-width: none; max-height: none; margin: 0.2em auto; }
+"""
+
+# Lay every slide out for its page (issue 13): reveal gives a slide taller than 720 px two
+# pages or more (a figure pushed onto the second, blank or cut off) and leaves figures at their
+# screen size in the top half of the page. Here each slide gets exactly one page; its figures
+# grow into the room the page leaves (up to their column's width, at most FIGURE_GROWTH times),
+# and a slide too tall for its page has its figures shrunk (down to FIGURE_FLOOR), then as a
+# whole (zoom, down to ZOOM_FLOOR; its width grows to match, so the text rewraps to the page's
+# width). Returns, per page: the slide's height, zoom and figure scale, and its overflow in px.
+FIT_PAGES = """async ([FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR]) => {
+  const cfg = Reveal.getConfig(), W = cfg.width, H = cfg.height;
+  const pageH = Math.floor(H * (1 + cfg.margin)) + cfg.pdfPageHeightOffset;
+  const report = [];
+  for (const page of document.querySelectorAll('.reveal .slides .pdf-page')) {
+    page.style.height = pageH + 'px';
+    const slide = page.querySelector('section');
+    const height = () => {
+      const top = slide.getBoundingClientRect().top;
+      let bottom = top;
+      for (const el of slide.querySelectorAll('*')) {
+        const r = el.getBoundingClientRect();
+        if (r.height > 0 && getComputedStyle(el).display !== 'none') bottom = Math.max(bottom, r.bottom);
+      }
+      return bottom - top;
+    };
+    const zoomTo = z => { slide.style.zoom = z === 1 ? '' : String(z); slide.style.width = (W / z) + 'px'; };
+    zoomTo(1);
+    const figures = [...slide.querySelectorAll('img')].filter(i => i.naturalWidth > 0 && !i.closest('.jupyter-widgets'))
+      .map(img => ({img, w: img.getBoundingClientRect().width, room: img.parentElement.getBoundingClientRect().width}))
+      .filter(f => f.w > 0);
+    const scale = s => figures.forEach(f => {
+      f.img.classList.add('handout-fitted');
+      f.img.style.height = 'auto';
+      f.img.style.width = Math.min(f.w * s, f.room) + 'px';
+    });
+    const fits = () => height() <= H;
+    // the largest s in [lo, hi] that fits (lo when none does)
+    const search = (lo, hi) => { for (let i = 0; i < 14; i++) { const m = (lo + hi) / 2; scale(m); if (fits()) lo = m; else hi = m; } scale(lo); return lo; };
+    let s = 1, z = 1;
+    if (figures.length) {
+      const hi = Math.max(1, Math.min(FIGURE_GROWTH, ...figures.map(f => f.room / f.w)));
+      scale(1);
+      if (fits()) s = search(1, hi);
+      else { scale(FIGURE_FLOOR); s = fits() ? search(FIGURE_FLOOR, 1) : FIGURE_FLOOR; }
+    }
+    if (!fits()) {  // the largest zoom that fits (the text rewraps to the wider slide, so search)
+      let lo = ZOOM_FLOOR, hi = 1;
+      zoomTo(lo);
+      if (fits()) {
+        for (let i = 0; i < 10; i++) { const m = (lo + hi) / 2; zoomTo(m); if (fits()) lo = m; else hi = m; }
+      }
+      z = lo;
+      zoomTo(z);
+    }
+    report.push({height: Math.round(height()), zoom: +z.toFixed(3), figures: figures.length, scale: +s.toFixed(3),
+                 overflow: Math.max(0, Math.round(height() - H))});
+  }
+  await new Promise(r => requestAnimationFrame(() => r()));
+  return report;
+}"""
+FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR = 3.0, 0.6, 0.45
 
 
 def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda name: None) -> list[Path]:
@@ -73,7 +157,17 @@ def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda na
                 # reveal lays the print pages out after `ready`
                 page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=TIMEOUT_MS)
                 page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)  # widgets and fonts
-                page.evaluate(MATHJAX_DONE)  # printing before MathJax is done drops inline maths
+                page.add_style_tag(content=PRINT_CSS)
+                page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
+                page.emulate_media(media="print")  # lay out what prints (an explorer prints its still picture)
+                page.evaluate(RERENDER)
+                page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
+                report = page.evaluate(FIT_PAGES, [FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR])
+                page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)  # still, as printed
+                for k, r in enumerate(report, 1):
+                    if r["overflow"]:
+                        print(f"build_handouts: warning: {name} slide {k} is {r['overflow']} px too tall for its page "
+                              f"even at zoom {r['zoom']}")  # fmt: skip
                 target.parent.mkdir(parents=True, exist_ok=True)
                 page.pdf(path=str(target), print_background=True, prefer_css_page_size=True)
                 page.close()

@@ -85,3 +85,16 @@ if command -v fc-list >/dev/null && [ -z "$(fc-list :lang=zh 2>/dev/null)" ]; th
     echo "setup: warning: no CJK font found; install Noto Sans CJK so Chinese is not drawn as boxes" >&2
   fi
 fi
+
+# poppler-utils (pdftotext, pdfimages, pdffonts, pdftoppm): tests/test_handouts.py reads the
+# PDF handouts' text, figures and fonts with them, and they render handout pages to look at.
+if ! command -v pdftotext >/dev/null || ! command -v pdfimages >/dev/null || ! command -v pdffonts >/dev/null; then
+  if command -v apt-get >/dev/null; then
+    echo "setup: installing poppler-utils (the handout tests read the PDFs with it)"
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null
+  else
+    echo "setup: warning: no pdftotext/pdfimages; install poppler-utils to run tests/test_handouts.py" >&2
+  fi
+fi

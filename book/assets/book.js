@@ -89,9 +89,136 @@
     skip.append(" ", link);
   }
 
+  // ---------------------------------------------------------------- figures on a phone
+  // A figure narrower than its picture (every figure on a 375 px phone) shrinks its labels
+  // below a readable size. Its "Enlarge figure" button (or a tap on the figure) shows the
+  // picture at its own size in a dialog that scrolls: labels as drawn (>= 11 px), Escape or
+  // "Close" closes it, and focus goes back to the button.
+  const FIGURE_ZOOM = 1.25;
+  let zoomDialog = null;
+  let zoomOpener = null;
+
+  function figureDialog() {
+    if (zoomDialog) return zoomDialog;
+    zoomDialog = document.createElement("dialog");
+    zoomDialog.className = "figure-zoom";
+    zoomDialog.setAttribute("aria-label", "Figure at full size");
+    const bar = document.createElement("div");
+    bar.className = "figure-zoom-bar";
+    const hint = document.createElement("span");
+    hint.textContent = "Scroll to see all of it.";
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "figure-zoom-close";
+    close.textContent = "Close";
+    close.addEventListener("click", () => zoomDialog.close());
+    bar.append(hint, close);
+    const view = document.createElement("div");
+    view.className = "figure-zoom-view";
+    view.tabIndex = 0; // arrow keys scroll it
+    view.setAttribute("role", "group");
+    view.setAttribute("aria-label", "The figure at full size; it scrolls");
+    zoomDialog.append(bar, view);
+    zoomDialog.addEventListener("click", (e) => { if (e.target === zoomDialog) zoomDialog.close(); }); // the backdrop
+    // Escape closes it whatever has focus inside (Chromium's own Escape can need a second press).
+    zoomDialog.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        zoomDialog.close();
+      }
+    });
+    zoomDialog.addEventListener("close", () => {
+      view.replaceChildren();
+      if (zoomOpener) zoomOpener.focus();
+    });
+    document.body.append(zoomDialog);
+    return zoomDialog;
+  }
+
+  function openFigure(img, opener) {
+    const dialog = figureDialog();
+    const copy = document.createElement("img");
+    copy.src = img.currentSrc || img.src;
+    copy.alt = img.alt;
+    // A quarter larger than drawn: the figures' smallest labels (7 pt at 110 dpi, 10.7 px) reach 13 px.
+    copy.style.width = Math.round(img.naturalWidth * FIGURE_ZOOM) + "px";
+    copy.style.maxWidth = "none";
+    dialog.querySelector(".figure-zoom-view").replaceChildren(copy);
+    zoomOpener = opener;
+    dialog.showModal();
+    dialog.querySelector(".figure-zoom-close").focus();
+  }
+
+  function figureButtons() {
+    document.querySelectorAll(".bd-content .cell_output img, .bd-content figure img").forEach((img) => {
+      // not an explorer's still picture (for print and no-JavaScript readers; hidden while the explorer runs)
+      const output = img.closest(".cell_output");
+      if (img.closest(".ase-explorer") || (output && output.querySelector(".ase-explorer, script[type='application/vnd.jupyter.widget-view+json']"))) {
+        img.dataset.zoom = "explorer";
+        return;
+      }
+      if (img.dataset.zoom) return;
+      img.dataset.zoom = "1";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "figure-zoom-button";
+      button.textContent = "Enlarge figure";
+      button.setAttribute("aria-label", "Enlarge figure" + (img.alt ? ": " + img.alt : ""));
+      button.hidden = true;
+      button.addEventListener("click", () => openFigure(img, button));
+      img.addEventListener("click", () => { if (!button.hidden) openFigure(img, button); });
+      img.after(button);
+      const update = () => {
+        const shown = img.getBoundingClientRect().width;
+        const shrunk = img.naturalWidth > 0 && shown > 0 && shown < img.naturalWidth - 1; // not when hidden
+        button.hidden = !shrunk;
+        img.classList.toggle("figure-zoomable", shrunk);
+      };
+      if (img.complete) update();
+      else img.addEventListener("load", update);
+      new ResizeObserver(update).observe(img);
+    });
+  }
+
+  // ---------------------------------------------------------------- wide display maths
+  // MathJax 3 does not break lines: an equation wider than a phone's column scrolls in its
+  // box. Mark those (a shadow shows there is more) and let the keyboard scroll them.
+  function markWideMaths() {
+    // An inline formula longer than a line (chapter 1's ‖x_i − x_j‖² = … on a phone) cannot
+    // wrap either: it becomes a box of the column's width that scrolls.
+    document.querySelectorAll('mjx-container:not([display="true"])').forEach((m) => {
+      m.classList.remove("math-scrolls-inline");
+      const column = m.closest("p, li, td, th, dd, div");
+      if (column && m.getBoundingClientRect().width > column.getBoundingClientRect().width + 1) {
+        m.classList.add("math-scrolls-inline");
+      }
+    });
+    document.querySelectorAll('mjx-container[display="true"], mjx-container.math-scrolls-inline').forEach((m) => {
+      const wide = m.scrollWidth > m.clientWidth + 1;
+      m.classList.toggle("math-scrolls", wide);
+      // Only a box that scrolls is a Tab stop (formulas are not): keyboard users can scroll it.
+      if (wide && !("scrollFocus" in m.dataset)) {
+        m.dataset.scrollFocus = m.getAttribute("tabindex") || "";
+        m.tabIndex = 0;
+      } else if (!wide && "scrollFocus" in m.dataset) {
+        if (m.dataset.scrollFocus) m.setAttribute("tabindex", m.dataset.scrollFocus);
+        else m.removeAttribute("tabindex");
+        delete m.dataset.scrollFocus;
+      }
+    });
+  }
+  function watchWideMaths() {
+    const start = () => { markWideMaths(); window.addEventListener("resize", markWideMaths); };
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) MathJax.startup.promise.then(start);
+    else window.addEventListener("load", () => (window.MathJax && MathJax.startup && MathJax.startup.promise
+      ? MathJax.startup.promise.then(start) : start()));
+  }
+
   function ready() {
+    watchWideMaths();
     fixThemeButtons();
     addExplorerSkipLink();
+    figureButtons();
     // Font Awesome swaps each <i> for an <svg> with a <title> of its own when it
     // gets round to it, sometimes after "load": fix the buttons again after every swap.
     document.querySelectorAll(".theme-switch-button").forEach((button) =>

@@ -1,0 +1,327 @@
+"""The PDF handouts, read back with poppler-utils (pdftotext, pdfimages, pdffonts) and pypdf.
+
+Issue 13: page counts said nothing while handouts printed "Chapter 2 ended with the raw scores
+. ... divides every score by ." (MathJax not done), lost chapter 6's four-head figure to a blank
+page, cut chapter 9's mask figure and ended every handout with a blank page. So these tests
+read each handout against the deck it was printed from (`_build/slides/NAME.html`, one page
+per slide, in order, as scripts/build_handouts.py prints them):
+
+- no blank page, and one page per slide (no slide spread over two pages);
+- no hole where maths was: a slide with maths has maths glyphs on its page (MathJax's fonts,
+  which Chromium embeds as Type 3 fonts), and no inline formula of the deck is missing between
+  its neighbouring words on the page (pdftotext's word boxes: the words around it sit a space
+  apart, with nothing in between);
+- every figure of the slide is on its page (the deck's PNGs, by pixel size, against pdfimages;
+  vector figures by their clip boxes), drawn whole inside the page;
+- chapter 10's 我 爱 猫 are text in an embedded CJK font, not boxes.
+
+Offline: they read files. scripts/setup.sh installs poppler-utils; `bash scripts/build.sh`
+prints the handouts (SLIDES_OUT points at another build).
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import shutil
+import struct
+import subprocess
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import ROOT
+
+SLIDES = Path(os.environ.get("SLIDES_OUT", ROOT / "_build" / "slides"))
+PDF = SLIDES / "pdf"
+
+
+def _decks() -> list[str]:
+    text = (ROOT / "_toc.yml").read_text()
+    files = re.findall(r"^\s*-?\s*file:\s*(\S+)", text, flags=re.M)
+    return [Path(f).stem for f in files if (ROOT / f"{f}.ipynb").exists() and Path(f).stem[:2].isdigit()]
+
+
+DECKS = _decks()
+POPPLER = all(shutil.which(t) for t in ("pdftotext", "pdfimages", "pdffonts"))
+pytestmark = pytest.mark.skipif(not POPPLER, reason="poppler-utils is not installed (scripts/setup.sh installs it)")
+
+
+def _run(*args: str) -> str:
+    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=300).stdout
+
+
+def _pdf(deck: str) -> Path:
+    path = PDF / f"{deck}.pdf"
+    if not path.exists():
+        pytest.fail(f"no handout {path}: run `bash scripts/build.sh`")
+    return path
+
+
+# --------------------------------------------------------------------------- the deck
+INLINE_MATH = re.compile(r"(?<![$\\])\$(?!\$)([^$]+?)(?<!\\)\$(?!\$)")
+BLOCKS = "p, li, td, th, h1, h2, h3, h4, h5, h6, summary, dt, dd"
+
+
+def _png_size(uri: str) -> tuple[int, int] | None:
+    """(width, height) of a data:image/png URI, from its IHDR chunk."""
+    head = base64.b64decode(uri.split(",", 1)[1][:64] + "==")
+    return struct.unpack(">II", head[16:24]) if head[:8] == b"\x89PNG\r\n\x1a\n" else None
+
+
+@lru_cache(maxsize=None)
+def deck_slides(deck: str) -> list[dict]:
+    """Per printed slide (reveal's leaf sections, in order): its PNG sizes, vector figures, maths."""
+    soup = BeautifulSoup((SLIDES / f"{deck}.html").read_text(encoding="utf-8"), "html.parser")
+    slides = []
+    for section in soup.select(".reveal .slides section"):
+        if section.find("section"):
+            continue  # a vertical stack: its sections are the slides
+        for aside in section.select("aside.notes"):
+            aside.decompose()  # speaker notes are not printed
+        pngs, vectors = [], 0
+        for img in section.find_all("img"):
+            if img.find_parent(class_="jupyter-widgets"):
+                continue
+            src = img.get("src", "")
+            if src.startswith("data:image/png"):
+                pngs.append(_png_size(src))
+            elif src.startswith("data:image/svg") or src.endswith(".svg"):
+                vectors += 1
+        # matplotlib figures as inline SVG (nbconvert's image/svg+xml output): vector figures too
+        vectors += len(section.select(".jp-RenderedSVG svg, .glued > svg"))
+        holes, math = [], 0
+        for block in section.select(BLOCKS):
+            if block.find(BLOCKS.split(", ")):  # the innermost blocks only
+                continue
+            text = block.get_text()
+            for m in INLINE_MATH.finditer(text):
+                math += 1
+                before, after = text[: m.start()], text[m.end() :]
+                words_before, words_after = before.split(), after.split()
+                # a formula glued to a word on both sides leaves no gap to see when it is missing
+                if words_before and words_after and (before[-1:].isspace() or after[:1].isspace() or not after[:1].isalnum()):
+                    holes.append((tuple(words_before[-2:]), tuple(words_after[:2]), m.group(0)))
+        math += len(re.findall(r"\$\$.+?\$\$", section.get_text(), flags=re.S))
+        text = " ".join(section.get_text(" ").split())
+        # (words before, words after, formula, how often those words stand side by side in the slide itself)
+        holes = [(b, a, f, len(re.findall(r"(?<!\S)" + re.escape(" ".join(b + a)) + r"(?!\S)", text))) for b, a, f in holes]
+        slides.append({"pngs": [p for p in pngs if p], "vectors": vectors, "math": math, "neighbours": holes})
+    return slides
+
+
+# --------------------------------------------------------------------------- the handout
+@lru_cache(maxsize=None)
+def page_words(pdf: Path) -> list[list[list[tuple[float, float, float, float, str]]]]:
+    """Per page, its lines, each a list of words (xMin, yMin, xMax, yMax, text), from pdftotext -bbox-layout."""
+    pages = []
+    for page in re.findall(r"<page .*?</page>", _run("pdftotext", "-bbox-layout", str(pdf), "-"), flags=re.S):
+        lines = []
+        for line in re.findall(r"<line .*?</line>", page, flags=re.S):
+            words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', line)
+            lines.append([(float(a), float(b), float(c), float(d), _unescape(t)) for a, b, c, d, t in words])
+        pages.append(lines)
+    return pages
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'").replace("&amp;", "&")
+
+
+@lru_cache(maxsize=None)
+def page_images(pdf: Path) -> dict[int, list[tuple[int, int]]]:
+    """Page number (from 1) -> (width, height) of each image drawn on it (pdfimages -list; soft masks left out)."""
+    found: dict[int, list[tuple[int, int]]] = {}
+    for row in _run("pdfimages", "-list", str(pdf)).splitlines()[2:]:
+        cols = row.split()
+        if len(cols) > 4 and cols[2] == "image":
+            found.setdefault(int(cols[0]), []).append((int(cols[3]), int(cols[4])))
+    return found
+
+
+def page_fonts(pdf: Path, page: int) -> list[tuple[str, str]]:
+    """(name, type) of the fonts page `page` uses (pdffonts)."""
+    rows = _run("pdffonts", "-f", str(page), "-l", str(page), str(pdf)).splitlines()[2:]
+    return [(r[:37].strip(), r[37:55].strip()) for r in rows]
+
+
+def _mul(a, b):
+    """The product of two PDF matrices [a b c d e f] (a applied first)."""
+    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]  # fmt: skip
+
+
+def drawn_images(page) -> list[tuple[int, int, tuple[float, float, float, float]]]:
+    """(width px, height px, (x0, y0, x1, y1) in points) of every image XObject a pypdf page draws."""
+    from pypdf.generic import ContentStream
+
+    out = []
+
+    def walk(content, resources, ctm):
+        stack = []
+        xobjects = resources.get("/XObject", {}) if resources else {}
+        for operands, op in ContentStream(content, page.pdf).operations:
+            if op == b"q":
+                stack.append(ctm)
+            elif op == b"Q" and stack:
+                ctm = stack.pop()
+            elif op == b"cm":
+                ctm = _mul([float(v) for v in operands], ctm)
+            elif op == b"Do" and operands[0] in xobjects:
+                xo = xobjects[operands[0]].get_object()
+                if xo.get("/Subtype") == "/Image":
+                    xs = [ctm[0] * u + ctm[2] * v + ctm[4] for u, v in ((0, 0), (1, 0), (0, 1), (1, 1))]
+                    ys = [ctm[1] * u + ctm[3] * v + ctm[5] for u, v in ((0, 0), (1, 0), (0, 1), (1, 1))]
+                    out.append((int(xo["/Width"]), int(xo["/Height"]), (min(xs), min(ys), max(xs), max(ys))))
+                elif xo.get("/Subtype") == "/Form":
+                    matrix = [float(v) for v in xo.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+                    walk(xo, xo.get("/Resources"), _mul(matrix, ctm))
+
+    walk(page.get_contents(), page.get("/Resources"), [1.0, 0.0, 0.0, 1.0, 0.0, 0.0])
+    return out
+
+
+def vector_boxes(page) -> int:
+    """Clip rectangles at least an eighth of the page wide and high (the page's own left out).
+
+    Chromium draws an SVG figure (an <img> or inline <svg>) as paths inside a clip rectangle of
+    its box (seen with Chromium 156 and matplotlib SVGs: two per figure, its box and its axes'),
+    so a vector figure on the page leaves at least one."""
+    data = page.get_contents().get_data().decode("latin-1")
+    rects = {tuple(round(float(v)) for v in m) for m in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re\s+W\*? n", data)}
+    if not rects:
+        return 0
+    page_rect = max(rects, key=lambda r: abs(r[2] * r[3]))
+    return sum(1 for r in rects if r != page_rect and abs(r[2]) > page_rect[2] / 8 and abs(r[3]) > page_rect[3] / 8)
+
+
+# --------------------------------------------------------------------------- tests
+@pytest.mark.parametrize("deck", DECKS)
+def test_one_page_per_slide_and_no_blank_page(deck):
+    pdf = _pdf(deck)
+    texts = _run("pdftotext", "-layout", str(pdf), "-").split("\f")
+    texts = texts[:-1] if texts and not texts[-1].strip() else texts  # pdftotext ends every page with \f
+    images = page_images(pdf)
+    from pypdf import PdfReader
+
+    pages = len(PdfReader(pdf).pages)
+    blank = [k for k in range(1, pages + 1) if not (texts[k - 1].strip() if k <= len(texts) else "") and k not in images]
+    assert blank == [], f"{deck}.pdf: blank pages {blank} of {pages}"
+    assert pages == len(deck_slides(deck)), f"{deck}.pdf has {pages} pages for {len(deck_slides(deck))} slides: a slide spread over pages"
+
+
+def test_the_course_handout_is_the_title_and_every_chapter_with_no_blank_page():
+    from pypdf import PdfReader
+
+    course = _pdf("course")
+    pages = len(PdfReader(course).pages)
+    assert pages == 1 + sum(len(PdfReader(_pdf(d)).pages) for d in DECKS)
+    texts = _run("pdftotext", str(course), "-").split("\f")[:pages]
+    images = page_images(course)
+    blank = [k for k, t in enumerate(texts, 1) if not t.strip() and k not in images]
+    assert blank == [], f"course.pdf: blank pages {blank}"
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_no_hole_where_maths_was(deck):
+    pdf = _pdf(deck)
+    slides, pages = deck_slides(deck), page_words(pdf)
+    assert len(pages) == len(slides)
+    holes = []
+    for k, (slide, lines) in enumerate(zip(slides, pages), 1):
+        if slide["math"]:
+            fonts = page_fonts(pdf, k)
+            if not any(kind == "Type 3" or "mathjax" in name.lower() for name, kind in fonts):
+                holes.append(f"page {k}: the slide has {slide['math']} formulas, the page no maths font ({fonts})")
+        words = [(line_no, *w) for line_no, line in enumerate(lines) for w in line]
+        text = [w[5] for w in words]
+        for before, after, formula, legit in slide["neighbours"]:
+            found = []
+            for i in range(len(before) - 1, len(words) - len(after) + 1):
+                a, b = words[i - 1], words[i]
+                # the formula's two words either side, in order, with nothing between them;
+                # the two closest on one line, a space apart (not the formula's width)
+                if (a[0] == b[0] and b[1] - a[3] < 0.6 * (a[4] - a[2])
+                        and text[i - len(before) : i] == list(before[:-1]) + [text[i - 1]] and text[i - 1].endswith(before[-1])
+                        and text[i : i + len(after)] == [text[i]] + list(after[1:]) and text[i].startswith(after[0])):  # fmt: skip
+                    found.append(f"page {k}: {' '.join(text[i - len(before) : i + len(after)])!r}, where {formula} should be")
+            if len(found) > legit:  # more often than the slide's own text has these words side by side
+                holes += found
+    assert holes == [], f"{deck}.pdf:\n" + "\n".join(holes)
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_every_figure_of_the_deck_is_whole_on_its_page(deck):
+    from pypdf import PdfReader
+
+    pdf = _pdf(deck)
+    reader = PdfReader(pdf)
+    slides, images = deck_slides(deck), page_images(pdf)
+    assert len(reader.pages) == len(slides)
+    problems = []
+    for k, (slide, page) in enumerate(zip(slides, reader.pages), 1):
+        missing = Counter(slide["pngs"]) - Counter(images.get(k, []))
+        if missing:
+            problems.append(f"page {k}: figures {dict(missing)} (px) of the slide are not on the page")
+        if slide["vectors"] and vector_boxes(page) < slide["vectors"]:
+            problems.append(f"page {k}: {slide['vectors']} vector figures on the slide, {vector_boxes(page)} drawn")
+        x0, y0, x1, y1 = (float(v) for v in page.mediabox)
+        for w, h, (a, b, c, d) in drawn_images(page):
+            if (w, h) in slide["pngs"] and (a < x0 - 1 or b < y0 - 1 or c > x1 + 1 or d > y1 + 1):
+                problems.append(f"page {k}: the {w}x{h} figure is drawn at {a:.0f},{b:.0f}-{c:.0f},{d:.0f}, beyond the page")
+    assert problems == [], f"{deck}.pdf:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_figures_are_sized_for_the_page(deck):
+    """Issue 13: figures printed at screen size in the top half of the page. On every page with a
+    figure, the figure spans the page's width or the slide reaches down the page."""
+    from pypdf import PdfReader
+
+    pdf = _pdf(deck)
+    reader, words, slides = PdfReader(pdf), page_words(pdf), deck_slides(deck)
+    assert len(reader.pages) == len(slides)
+    small = []
+    for k, (page, slide) in enumerate(zip(reader.pages, slides), 1):
+        images = [box for w, h, box in drawn_images(page) if (w, h) in slide["pngs"]]
+        if not images:
+            continue
+        width, height = float(page.mediabox[2]), float(page.mediabox[3])
+        text = [w for line in words[k - 1] for w in line][:-1]  # the slide number, bottom right, left out
+        bottom = max([w[3] for w in text] + [height - b for _, b, _, _ in images])
+        widest = max(c - a for a, _, c, _ in images)
+        if bottom < 0.8 * height and widest < 0.85 * width:
+            small.append(f"page {k}: the slide ends {bottom / height:.0%} down the page, its widest figure spans {widest / width:.0%}")
+    assert small == [], f"{deck}.pdf:\n" + "\n".join(small)
+
+
+def test_chinese_is_drawn_as_real_glyphs(tmp_path):
+    """我 爱 猫 are text (pdftotext finds them) drawn as three different glyphs: with no CJK font
+    Chromium draws each as the same empty box (the text layer still says 我 爱 猫)."""
+    from PIL import Image, ImageChops
+
+    pdf = _pdf("10_cross_attention")
+    assert all(ch in _run("pdftotext", str(pdf), "-") for ch in "我爱猫"), "chapter 10's handout has no 我 爱 猫 as text"
+    for k, lines in enumerate(page_words(pdf), 1):
+        words = {w[4]: w for line in lines for w in line}
+        if all(ch in words for ch in "我爱猫"):
+            break
+    else:
+        pytest.fail("no page of 10_cross_attention.pdf has 我, 爱 and 猫 as separate words")
+    dpi, glyphs = 150, []
+    for ch in "我爱猫":
+        x0, y0, x1, y1, _ = words[ch]
+        box = [round(v * dpi / 72) for v in (x0, y0, x1 - x0, y1 - y0)]
+        _run("pdftoppm", "-r", str(dpi), "-f", str(k), "-l", str(k), "-x", str(box[0]), "-y", str(box[1]),
+             "-W", str(box[2]), "-H", str(box[3]), "-gray", "-png", "-singlefile", str(pdf), str(tmp_path / "g"))  # fmt: skip
+        glyphs.append(Image.open(tmp_path / "g.png").convert("L").resize((48, 48)))
+    inked = [sum(1 for v in g.getdata() if v < 128) for g in glyphs]
+    assert all(n > 20 for n in inked), f"page {k}: 我 爱 猫 leave {inked} dark pixels: not drawn"
+    for i in range(3):
+        for j in range(i + 1, 3):
+            diff = sum(1 for v in ImageChops.difference(glyphs[i], glyphs[j]).getdata() if v > 96)
+            assert diff > 40, f"page {k}: {'我爱猫'[i]} and {'我爱猫'[j]} are drawn alike ({diff} pixels differ): boxes, not glyphs"
