@@ -96,13 +96,28 @@ def notebooks() -> list[Path]:
     return ([root] if root.exists() else []) + [p for p in chapters() if p != root]
 
 
+def labels() -> dict[str, tuple[str, str]]:
+    """Every MyST target `(label)=` of the book: label -> (notebook stem, the heading it marks)."""
+    found = {}
+    for path in notebooks():
+        for cell in json.loads(path.read_text())["cells"]:
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            for m in re.finditer(r"^\s*\(([^)\s]+)\)=\s*\n+\s*#+\s+(.+)$", text, re.M):
+                found[m.group(1)] = (path.stem, m.group(2).strip())
+    return found
+
+
 class LearnerMarkdown(MystToMarkdown):
     """The shared conversion, with links to other notebooks pointing at their learner editions."""
 
     def href(self, target: str) -> str:
         path, _, anchor = target.partition("#")
+        if not anchor and path in self.labels:  # {ref}`text <label>`: the labelled heading
+            stem, heading = self.labels[path]
+            anchor = re.sub(r"\s+", "-", re.sub(r"[$`*]", "", heading))  # JupyterLab's id for a heading
+            return f"#{anchor}" if stem == self.name else f"{stem}.ipynb#{anchor}"
         if path and not path.startswith(("http://", "https://", "mailto:")) and Path(path).suffix in (".ipynb", ".md", ""):
-            return f"{Path(path).stem}.ipynb"
+            return f"{Path(path).stem}.ipynb" + (f"#{anchor}" if anchor else "")
         return super().href(target)
 
 
@@ -112,6 +127,7 @@ def learner_edition(nb, name: str):
 
     nb = copy.deepcopy(nb)
     myst = LearnerMarkdown(glue_outputs(nb), set(), name)
+    myst.labels = labels()
     cells = []
     for cell in nb.cells:
         tags = set(cell.metadata.get("tags", []))
