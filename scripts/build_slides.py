@@ -14,7 +14,8 @@ the book's jupyter-cache (`_build/.jupyter_cache`), so the slides show exactly
 the book's numbers; a notebook the cache does not match is executed here.
 
 The MyST the book understands but nbconvert does not (glue roles, dropdowns,
-admonitions, `{doc}` links, labels) is turned into plain Markdown/HTML first.
+admonitions, `{doc}` links, labels) is turned into plain Markdown/HTML first, by
+scripts/myst_convert.py (shared with the learner edition).
 
 Output, all offline (every asset under the deck's own `vendor/` folder):
 
@@ -38,22 +39,21 @@ Copies (vendor/, the book's slides/) only copy files that differ.
 from __future__ import annotations
 
 import argparse
-import ast
-import base64
 import copy
 import functools
 import hashlib
 import html
 import json
-import mimetypes
 import os
-import re
 import shutil
 import sys
 import time
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from myst_convert import MystConverter, admonition_div, details, embed_image, glue_outputs, is_glue_record  # noqa: E402
 
 # nbformat (and nbconvert) cost seconds to import: they are imported where a deck is
 # actually built, so a run with nothing to rebuild stays quick.
@@ -153,184 +153,6 @@ def executed(path: Path, timeout: int = 600):
     return nb, "executed"
 
 
-# --------------------------------------------------------------------------- MyST -> Markdown
-GLUE_PREFIX = "application/papermill.record/"
-
-
-def glue_outputs(nb) -> dict[str, dict]:
-    """Every value a notebook glued: name -> {mime type: data}."""
-    found = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                found[name] = {k.removeprefix(GLUE_PREFIX): v for k, v in out.get("data", {}).items()}
-    return found
-
-
-def format_plain_text(text: str, fmt: str) -> str:
-    """As myst-nb formats `{glue:text}`key:fmt``: literal-eval the repr, then format."""
-    try:
-        value = ast.literal_eval(text)
-    except (SyntaxError, ValueError):
-        value = text
-    if not fmt:
-        return str(value)
-    kind = fmt[-1]
-    if kind in "bcdoxX":
-        value = int(value)
-    elif kind in "eEfFgGn%":
-        value = float(value)
-    elif kind == "s":
-        value = str(value)
-    return format(value, fmt)
-
-
-class MystToMarkdown:
-    """The MyST a chapter uses, as the Markdown and HTML nbconvert renders.
-
-    `decks` are the notebook stems that have a deck (links to them point at it);
-    other documents link to the book's page.
-    """
-
-    ROLE = re.compile(r"\{([a-zA-Z][\w:+-]*)\}`([^`]*)`")
-    FENCE = re.compile(r"^(\s*)(:{3,}|`{3,}|~{3,})\{([^}\s]+)\}[ \t]*(.*)$")
-    ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
-                   "seealso", "admonition", "margin", "sidebar", "aside", "topic"}  # fmt: skip
-
-    def __init__(self, glue: dict[str, dict], decks: set[str], name: str):
-        self.glue, self.decks, self.name = glue, decks, name
-
-    # -- links
-    def href(self, target: str) -> str:
-        path, _, anchor = target.partition("#")
-        stem = Path(path).stem if path else ""
-        if not path:
-            return f"#{anchor}" if anchor else "#"
-        if path.startswith(("http://", "https://", "mailto:")):
-            return target
-        if Path(path).suffix in (".ipynb", ".md", "") and stem in self.decks:
-            return f"{stem}.html"
-        if Path(path).suffix in (".ipynb", ".md", ""):
-            return f"../book/{stem}.html" + (f"#{anchor}" if anchor else "")
-        return target
-
-    # -- glue
-    def glued(self, key: str, inline: bool) -> str:
-        if key not in self.glue:
-            raise KeyError(f"{self.name}: glue key {key!r} is used in the text but never glued")
-        data = self.glue[key]
-        for mime in ("image/png", "image/jpeg", "image/svg+xml"):
-            if mime in data:
-                payload = data[mime] if mime != "image/svg+xml" else base64.b64encode(data[mime].encode()).decode()
-                alt = html.escape(data.get("text/plain", key), quote=True)
-                return f'<img src="data:{mime};base64,{payload}" alt="{alt}">'
-        if "text/html" in data:
-            return data["text/html"]
-        if "text/markdown" in data:
-            return data["text/markdown"]
-        if "text/latex" in data:
-            return data["text/latex"]
-        return html.escape(data.get("text/plain", ""))
-
-    def role(self, match: re.Match) -> str:
-        name, text = match.group(1), match.group(2)
-        titled = re.fullmatch(r"(.*?)\s*<([^>]+)>", text, re.S)
-        if name == "glue:text":
-            key, _, fmt = text.rpartition(":") if ":" in text else (text, "", "")
-            if key not in self.glue:
-                raise KeyError(f"{self.name}: glue key {key!r} is used in the text but never glued")
-            return html.escape(format_plain_text(self.glue[key].get("text/plain", ""), fmt))
-        if name in ("glue", "glue:", "glue:any", "glue:md"):
-            return self.glued(text, inline=True)
-        if name == "math":
-            return f"${text}$"
-        if name in ("sub", "sup"):
-            return f"<{name}>{text}</{name}>"
-        if name in ("doc", "ref", "any", "download") and titled:
-            return f"[{titled.group(1)}]({self.href(titled.group(2))})"
-        if name == "doc":
-            return f"[{Path(text).stem}]({self.href(text)})"
-        if name == "abbr":
-            return re.sub(r"\s*\(.*\)$", "", text)
-        if name in ("eq", "numref", "ref", "term", "index", "cite"):
-            return titled.group(1) if titled else text
-        return text
-
-    # -- directives
-    def directive(self, name: str, argument: str, body: str) -> str:
-        options, lines = {}, body.split("\n")
-        while lines and re.match(r"^\s*:[\w-]+:", lines[0]):
-            key, _, value = lines.pop(0).strip()[1:].partition(":")
-            options[key] = value.strip()
-        body = self.convert("\n".join(lines)).strip("\n")
-        if name == "dropdown":
-            return f"<details>\n<summary>{html.escape(argument or 'More')}</summary>\n\n{body}\n\n</details>"
-        if name in self.ADMONITIONS:
-            label = argument if name in ("admonition", "topic", "sidebar") or argument else name.capitalize()
-            return (
-                f'<div class="admonition {name}">\n<p class="admonition-title">{html.escape(label)}</p>\n\n'
-                f"{body}\n\n</div>"
-            )
-        if name == "math":
-            return f"$$\n{body}\n$$"
-        if name in ("glue", "glue:", "glue:any", "glue:figure", "glue:md"):
-            caption = f"\n\n{body}" if body else ""
-            return f'<div class="glued">\n{self.glued(argument, inline=False)}\n</div>{caption}'
-        if name == "glue:math":
-            value = self.glued(argument, inline=False).strip().strip("$")
-            return f"$$\n{value}\n$$"
-        if name in ("figure", "image"):
-            src = ROOT / "book" / argument
-            alt = options.get("alt", body or argument)
-            if src.exists():
-                mime = mimetypes.guess_type(src.name)[0] or "image/png"
-                uri = f"data:{mime};base64,{base64.b64encode(src.read_bytes()).decode()}"
-            else:
-                uri = argument
-            caption = f"\n\n{body}" if name == "figure" and body else ""
-            return f'<img src="{uri}" alt="{html.escape(alt, quote=True)}">{caption}'
-        if name in ("code-block", "code", "code-cell", "sourcecode"):
-            return f"```{argument}\n{body}\n```"
-        if name in ("toctree", "tableofcontents", "bibliography", "glossary"):
-            return ""
-        if name in ("epigraph", "pull-quote", "highlights"):
-            return "\n".join("> " + line for line in body.splitlines())
-        if name == "tab-item":
-            return f"**{argument}**\n\n{body}"
-        return body  # tab-set, grid, card, div, ... : their content
-
-    def convert(self, text: str) -> str:
-        """One markdown cell's MyST source as nbconvert Markdown."""
-        out, lines, i = [], text.split("\n"), 0
-        while i < len(lines):
-            line = lines[i]
-            fence = self.FENCE.match(line)
-            if fence:
-                indent, marks, name, argument = fence.groups()
-                close = re.compile(rf"^\s*{re.escape(marks[0])}{{{len(marks)},}}\s*$")
-                j = i + 1
-                while j < len(lines) and not close.match(lines[j]):
-                    j += 1
-                body = "\n".join(lines[i + 1 : j])
-                if body.startswith("---\n"):  # YAML options block
-                    head, _, rest = body[4:].partition("\n---")
-                    body = "\n".join(f":{k}: {v}" for k, v in (yaml.safe_load(head) or {}).items()) + rest
-                out.append(self.directive(name, argument.strip(), body))
-                i = j + 1
-                continue
-            if re.match(r"^\s*\([^)\s]+\)=\s*$", line) or re.match(r"^\s*%", line) or line.strip() == "+++":
-                i += 1  # (label)= targets, % comments, +++ block breaks
-                continue
-            out.append(line)
-            i += 1
-        text = "\n".join(out)
-        text = re.sub(r"(\$\$)[ \t]*\([^)\s]+\)[ \t]*$", r"\1", text, flags=re.M)  # $$ ... $$ (label)
-        text = self.ROLE.sub(self.role, text)
-        # Links to other chapters' notebooks go to their decks.
-        return re.sub(r"\]\(([^)\s]+)\)", lambda m: f"]({self.href(m.group(1))})", text)
-
-
 # --------------------------------------------------------------------------- notebook -> deck
 REMOVE_CELL = {"remove-cell"}
 REMOVE_INPUT = {"hide-input", "remove-input", "hide-cell"}
@@ -340,7 +162,12 @@ REMOVE_OUTPUT = {"remove-output"}
 def for_slides(nb, name: str, decks: set[str]):
     """A copy of an executed notebook ready for nbconvert: MyST resolved, stderr and glue records gone."""
     nb = copy.deepcopy(nb)
-    myst = MystToMarkdown(glue_outputs(nb), decks, name)
+
+    def link(stem: str, anchor: str) -> str:  # another chapter: its deck; any other page: the book's
+        return f"{stem}.html" if stem in decks else f"../book/{stem}.html" + (f"#{anchor}" if anchor else "")
+
+    myst = MystConverter(glue_outputs(nb), name=name, link=link, dropdown=details, admonition=admonition_div,
+                         image=embed_image(ROOT / "book"))  # fmt: skip
     for cell in nb.cells:
         if cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
             # Notes are tagged remove-cell to keep them out of the book; the slides need them.
@@ -351,7 +178,7 @@ def for_slides(nb, name: str, decks: set[str]):
             cell.outputs = [
                 o for o in cell.outputs
                 if not (o.output_type == "stream" and o.get("name") == "stderr")
-                and not o.get("metadata", {}).get("scrapbook")
+                and not is_glue_record(o)
             ]  # fmt: skip
     return share_notes(nb)
 
