@@ -11,12 +11,10 @@ import html
 import json
 import re
 
+import myst_convert
 import nbformat
 import pytest
-
 from conftest import BOOK, HTML, ROOT
-
-import myst_convert
 from myst_convert import (
     MystConverter,
     admonition_div,
