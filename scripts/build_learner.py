@@ -50,20 +50,16 @@ import yaml
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-# The shared MyST-to-Jupyter conversion and the book-cache helpers (one module with the slides).
-try:
-    from myst_convert import MystToMarkdown, glue_outputs  # noqa: E402
-except ImportError:  # until h/slides' split of build_slides.py (issue 13) is merged: the same code, still there
-    from build_slides import MystToMarkdown, glue_outputs  # noqa: E402
-from build_slides import cache_fingerprint, chapters, deck_digest, executed  # noqa: E402
+# The shared MyST-to-Jupyter conversion (one module with the slides) and the book's executions.
+from build_paths import ROOT, SITE  # noqa: E402
+from myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record  # noqa: E402
+from slides.chapters import chapters, title_of  # noqa: E402
+from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
 
-ROOT = HERE.parent
-SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 OUT = Path(os.environ.get("LEARNER_OUT", ROOT / "_build" / "learner"))
 STAMPS = ".inputs.json"
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 REPOSITORY = CONFIG["repository"]["url"].rstrip("/")
-LEARNER_BRANCH = CONFIG["repository"]["branch"]  # the launch buttons open this branch: the learner edition
 DISTRIBUTION = "attention-steps"  # pyproject.toml's [project] name
 
 REMOVE_CELL = "remove-cell"
@@ -97,28 +93,30 @@ def notebooks() -> list[Path]:
 
 
 def labels() -> dict[str, tuple[str, str]]:
-    """Every MyST target `(label)=` of the book: label -> (notebook stem, the heading it marks)."""
+    """Every MyST target `(label)=` of the book: label -> (notebook stem, the id JupyterLab gives the heading it marks)."""
     found = {}
     for path in notebooks():
         for cell in json.loads(path.read_text())["cells"]:
             text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
             for m in re.finditer(r"^\s*\(([^)\s]+)\)=\s*\n+\s*#+\s+(.+)$", text, re.M):
-                found[m.group(1)] = (path.stem, m.group(2).strip())
+                found[m.group(1)] = (path.stem, re.sub(r"\s+", "-", re.sub(r"[$`*]", "", m.group(2).strip())))
     return found
 
 
-class LearnerMarkdown(MystToMarkdown):
-    """The shared conversion, with links to other notebooks pointing at their learner editions."""
+def titles() -> dict[str, str]:
+    """Notebook stem -> its title, the text of a `{doc}` link written without one."""
+    return {p.stem: title_of(json.loads(p.read_text())) for p in notebooks()}
 
-    def href(self, target: str) -> str:
-        path, _, anchor = target.partition("#")
-        if not anchor and path in self.labels:  # {ref}`text <label>`: the labelled heading
-            stem, heading = self.labels[path]
-            anchor = re.sub(r"\s+", "-", re.sub(r"[$`*]", "", heading))  # JupyterLab's id for a heading
-            return f"#{anchor}" if stem == self.name else f"{stem}.ipynb#{anchor}"
-        if path and not path.startswith(("http://", "https://", "mailto:")) and Path(path).suffix in (".ipynb", ".md", ""):
-            return f"{Path(path).stem}.ipynb" + (f"#{anchor}" if anchor else "")
-        return super().href(target)
+
+def converter(nb, name: str) -> MystConverter:
+    """The shared conversion, with links to other notebooks pointing at their learner editions beside this one."""
+
+    def link(stem: str, anchor: str) -> str:
+        target = "" if stem == name and anchor else f"{stem}.ipynb"
+        return target + (f"#{anchor}" if anchor else "")
+
+    return MystConverter(glue_outputs(nb), name=name, link=link, titles=titles(), labels=labels(),
+                         dropdown=details, admonition=admonition_quote)  # fmt: skip
 
 
 def learner_edition(nb, name: str):
@@ -126,8 +124,7 @@ def learner_edition(nb, name: str):
     import nbformat
 
     nb = copy.deepcopy(nb)
-    myst = LearnerMarkdown(glue_outputs(nb), set(), name)
-    myst.labels = labels()
+    myst = converter(nb, name)
     cells = []
     for cell in nb.cells:
         tags = set(cell.metadata.get("tags", []))
@@ -136,7 +133,7 @@ def learner_edition(nb, name: str):
         if cell.cell_type == "markdown":
             if REMOVE_CELL in tags:
                 continue
-            cell.source = myst.convert(cell.source).strip("\n")
+            cell.source = myst(cell.source).strip("\n")
             if not cell.source.strip():
                 continue
         elif cell.cell_type == "code":
@@ -148,7 +145,7 @@ def learner_edition(nb, name: str):
                 cell.outputs = [
                     o for o in cell.outputs
                     if not (o.output_type == "stream" and o.get("name") == "stderr")
-                    and not o.get("metadata", {}).get("scrapbook")
+                    and not is_glue_record(o)
                 ]  # fmt: skip
                 for o in cell.outputs:
                     if "execution_count" in o:
@@ -219,8 +216,10 @@ def publish(names: list[str]) -> int:
 
 
 def tooling_digest() -> str:
+    """This script, the shared converter, the execution helpers, and what the install cell and links are made from."""
     h = hashlib.sha256()
-    for path in [Path(__file__), HERE / "myst_convert.py", ROOT / "_config.yml", ROOT / "pyproject.toml"]:
+    for path in [Path(__file__), HERE / "myst_convert.py", HERE / "build_paths.py", HERE / "slides" / "execution.py",
+                 ROOT / "_config.yml", ROOT / "_toc.yml", ROOT / "pyproject.toml"]:  # fmt: skip
         if path.exists():
             h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
@@ -245,7 +244,8 @@ def main(argv=None) -> int:
         old = stamps.get(path.stem, {})
         if not args.force and target.exists() and old.get("quick") == quick:
             continue
-        digest = deck_digest(path, tooling, set())  # the notebook and its cached execution
+        record = cache_record(path)  # the book's execution of this notebook, None if it has none
+        digest = None if record is None else hashlib.sha256(f"{tooling}\0{record}\0".encode() + path.read_bytes()).hexdigest()
         if not args.force and target.exists() and digest is not None and old.get("inputs") == digest:
             stamps[path.stem] = {"inputs": digest, "quick": quick}
             continue

@@ -266,7 +266,8 @@ def test_conversion_of_a_small_notebook():
     out = build_learner.learner_edition(small_book_notebook(), "small")
     md = [source(c) for c in out.cells if c.cell_type == "markdown"]
     code = [c for c in out.cells if c.cell_type == "code"]
-    assert md[0] == "# Title\n\nThere are 42.0 tokens, see [02_scores](02_scores.ipynb)."
+    # a {doc} link shows the other chapter's title, as the book does, and opens its learner notebook
+    assert md[0] == "# Title\n\nThere are 42.0 tokens, see [2 Scores: QKᵀ](02_scores.ipynb)."
     assert md[1].startswith("$$\n\\displaystyle x^2\n$$")
     assert "<details>\n<summary>Solution</summary>\n\nThe answer is secret.\n\n</details>" in md[1]
     assert len(md) == 2, "the notes cell is gone"
