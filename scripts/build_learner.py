@@ -62,6 +62,8 @@ CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 REPOSITORY = CONFIG["repository"]["url"].rstrip("/")
 DISTRIBUTION = "attention-steps"  # pyproject.toml's [project] name
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_FALLBACK = "An interactive explorer: run the notebook's cells (Run > Run All Cells) to use it here."
 REMOVE_CELL = "remove-cell"
 HIDE_INPUT = {"hide-input", "remove-input", "hide-cell"}
 
@@ -150,6 +152,10 @@ def learner_edition(nb, name: str):
                 for o in cell.outputs:
                     if "execution_count" in o:
                         o["execution_count"] = None
+                    if WIDGET_VIEW in o.get("data", {}):
+                        # Shown where the saved widget cannot be drawn (no kernel yet): say what to do,
+                        # not the object's repr with the book's memory address.
+                        o["data"]["text/plain"] = WIDGET_FALLBACK
             if tags & ({REMOVE_CELL} | HIDE_INPUT):
                 # Hidden in the book; here kept (later cells use what it computes), its code collapsed.
                 cell.metadata.setdefault("jupyter", {})["source_hidden"] = True

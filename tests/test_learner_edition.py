@@ -180,6 +180,8 @@ def test_hidden_code_is_collapsed_and_glue_outputs_are_gone(name):
             assert not any(k.startswith("application/papermill") for k in out.get("data", {})), "a glue record"
             assert not (out["output_type"] == "stream" and out["name"] == "stderr")
             assert out["output_type"] != "error"
+            if build_learner.WIDGET_VIEW in out.get("data", {}):  # not "<...DkExplorer object at 0x7f...>"
+                assert out["data"]["text/plain"] == build_learner.WIDGET_FALLBACK
 
 
 def test_install_cell_installs_this_distribution_once():
