@@ -152,26 +152,47 @@ def test_learner_notebook_in_jupyterlab(browser, lab, name):
     context, page, foreign, problems = open_notebook(browser, base, token, name)
     shots = os.environ.get("LEARNER_SCREENSHOTS")
     try:
-        text = rendered_text(page)
-        assert "{glue" not in text and ":::" not in text, "MyST left in the rendered Markdown"
-        assert not re.search(r"\{(doc|ref|glue:text|glue:math)\}", text)
-        # every display equation typeset, none empty (a glued equation that lost its value would be)
-        sizes = page.evaluate(
-            """() => [...document.querySelectorAll('.jp-RenderedMarkdown mjx-container[display="true"]')]
-                     .map(e => [e.getBoundingClientRect().width, e.getBoundingClientRect().height])"""
+        # All the rendered text, shown or not (JupyterLab skips drawing cells out of view): no MyST.
+        everything = page.evaluate(
+            """() => [...document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .jp-RenderedMarkdown')]
+                     .map(e => e.textContent).join('\\n')"""
         )
-        assert sizes and all(w > 5 and h > 5 for w, h in sizes), f"an empty equation: {sizes}"
+        assert "{glue" not in everything and ":::" not in everything, "MyST left in the rendered Markdown"
+        assert not re.search(r"\{(doc|ref|glue:text|glue:math)\}", everything)
+        # every display equation typeset, none empty (a glued equation that lost its value would be)
+        parts = page.evaluate(
+            """() => [...document.querySelectorAll('.jp-RenderedMarkdown mjx-container[display="true"]')]
+                     .map(e => e.querySelectorAll('mjx-math *').length)"""
+        )
+        assert parts and all(n > 0 for n in parts), f"an empty equation: {parts}"
         # solutions: folded, their text not shown, until the learner opens one
         details = page.locator(".jp-RenderedMarkdown details")
-        count = details.count()
         lines = solution_lines(name)
-        assert count > 0 and lines, "this notebook has exercises with solutions"
+        assert details.count() > 0 and lines, "this notebook has exercises with solutions"
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('.jp-RenderedMarkdown details')].map(d => d.open ||
+                     [...d.children].some(c => c.tagName !== 'SUMMARY' && c.checkVisibility()))"""
+        )
+        assert not any(shown), "a solution is open before the learner clicks it"
+        text = rendered_text(page)  # what is drawn (innerText leaves out a closed <details>' body)
         leaked = [ln for ln in lines if ln in text]
         assert not leaked, f"solution text visible before its <details> is opened: {leaked[:3]}"
         first = details.first
         body = first.locator(":scope > :not(summary)").first
+        # Make its cell the active one and bring it into view (again at each poll: JupyterLab may
+        # scroll to its active cell meanwhile), until the summary is drawn.
+        page.wait_for_function(
+            """d => {
+                const nb = window.jupyterapp.shell.currentWidget.content;
+                const i = nb.widgets.findIndex(c => c.node.contains(d));
+                if (nb.activeCellIndex !== i) nb.activeCellIndex = i;
+                d.closest('.jp-Cell').scrollIntoView({block: 'center'});
+                const r = d.querySelector('summary').getBoundingClientRect();
+                return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+            }""",
+            arg=first.element_handle(),
+        )
         assert not body.is_visible()
-        first.scroll_into_view_if_needed()
         if shots:
             Path(shots).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=f"{shots}/{name}-solution-closed.png")
