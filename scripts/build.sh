@@ -38,9 +38,14 @@ fi
 step slides
 .venv/bin/python scripts/build_handouts.py
 step handouts
+# The learner's notebooks (plain Jupyter, MyST resolved) from the same executed notebooks, into
+# _build/learner/ (pushed to the learner branch by the Pages workflow) and the book's download buttons.
+.venv/bin/python scripts/build_learner.py
+step learner
 echo
 echo "The book is in _build/html/. Open _build/html/index.html in a browser,"
 echo "or serve it: .venv/bin/python -m http.server -d _build/html 8000 -b 127.0.0.1"
 echo "The slides are in _build/slides/ (and _build/html/slides/): open _build/slides/index.html."
+echo "The learner's notebooks are in _build/learner/book/ (and _build/html/learner/)."
 lap=$start; step total
 echo "build: ${timings%, }"

@@ -14,7 +14,9 @@ the book's jupyter-cache (`_build/.jupyter_cache`), so the slides show exactly
 the book's numbers; a notebook the cache does not match is executed here.
 
 The MyST the book understands but nbconvert does not (glue roles, dropdowns,
-admonitions, `{doc}` links, labels) is turned into plain Markdown/HTML first.
+admonitions, `{doc}` links, labels) is turned into plain Markdown/HTML first, by
+scripts/myst_convert.py (shared with the learner edition). Each job has its module
+in scripts/slides/ (see its __init__); this script runs them in order.
 
 Output, all offline (every asset under the deck's own `vendor/` folder):
 
@@ -38,583 +40,36 @@ Copies (vendor/, the book's slides/) only copy files that differ.
 from __future__ import annotations
 
 import argparse
-import ast
-import base64
 import copy
-import functools
 import hashlib
-import html
 import json
-import mimetypes
-import os
-import re
-import shutil
 import sys
 import time
 from pathlib import Path
 
-import yaml
-
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 # nbformat (and nbconvert) cost seconds to import: they are imported where a deck is
 # actually built, so a run with nothing to rebuild stays quick.
+import build_paths  # noqa: E402
+from slides import COURSE, COURSE_TITLE, TITLE  # noqa: E402,F401  (TITLE: for build_handouts)
+from slides.assets import copy_vendor, sync  # noqa: E402,F401  (sync: for build_handouts)
+from slides.chapters import chapters, title_of  # noqa: E402
+from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
+from slides.export import export, exporter  # noqa: E402
+from slides.notebook import course_notebook, for_slides  # noqa: E402
+from slides.site import publish, standalone, write_if_changed, write_index  # noqa: E402
+from slides.stamps import (  # noqa: E402
+    deck_digest,
+    quick_digest,
+    read_stamps,
+    tooling_digest,
+    write_stamps,
+)
+
+OUT = build_paths.SLIDES  # the decks; the tests swap these two for a temporary folder
+SITE = build_paths.SITE  # the built book, whose slides/ is a copy of OUT
 
-ROOT = Path(__file__).resolve().parent.parent
-# SLIDES_OUT and BOOK_HTML (as in tests/conftest.py) point a build elsewhere, e.g. a helper's /tmp copy.
-OUT = Path(os.environ.get("SLIDES_OUT", ROOT / "_build" / "slides"))
-SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # the built book; its slides/ is a copy of OUT
-CACHE = SITE.parent / ".jupyter_cache"  # the book's executed notebooks (myst-nb + jupyter-cache)
-VENDOR = ROOT / "_build" / "vendor" / "slides"  # filled by scripts/vendor_assets.py
-HERE = Path(__file__).resolve().parent / "slides"  # our template and CSS
-WIDGETS_CONFIG = ROOT / "book" / "assets" / "widgets-config.js"  # the book's require.js map, reused
-COURSE = "course"
-COURSE_TITLE = "course-title"  # the course deck's title slide alone: the first page of the course handout
-TITLE = "Attention, Step by Step"
-STAMPS = ".inputs.json"  # in OUT: deck name -> hash of what it was built from
 
-# Slide size: 16:9, as classroom projectors are. Reveal scales it to the screen.
-REVEAL = {"theme": "white", "transition": "fade", "number": "c/t", "width": "1280", "height": "720"}
-
-
-# --------------------------------------------------------------------------- chapters
-def chapters(toc: Path = ROOT / "_toc.yml") -> list[Path]:
-    """The chapter notebooks in _toc.yml, in order (entries not yet written are skipped)."""
-
-    def files(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                yield node["file"]
-            for value in node.values():
-                yield from files(value)
-        elif isinstance(node, list):
-            for item in node:
-                yield from files(item)
-
-    found = [ROOT / f"{f}.ipynb" for f in files(yaml.safe_load(toc.read_text()))]
-    return [p for p in found if p.exists()]
-
-
-def title_of(nb) -> str:
-    """The notebook's first `# ` heading (its chapter title)."""
-    for cell in nb["cells"]:  # an nbformat notebook or the notebook's plain JSON
-        if cell["cell_type"] == "markdown":
-            source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-            for line in source.splitlines():
-                if line.startswith("# "):
-                    return line[2:].strip()
-    return "Untitled"
-
-
-# --------------------------------------------------------------------------- execution
-@functools.lru_cache(maxsize=1)
-def book_cache():
-    """The book's jupyter-cache, or None before the first book build."""
-    if not (CACHE / "global.db").exists():
-        return None
-    from jupyter_cache import get_cache
-
-    return get_cache(CACHE)
-
-
-def cache_record(path: Path) -> str | None:
-    """Which cached execution the book used for this notebook (None if the cache has none)."""
-    import nbformat
-
-    cache = book_cache()
-    if cache is None:
-        return None
-    try:
-        record = cache.match_cache_notebook(nbformat.read(path, as_version=4))
-    except KeyError:
-        return None
-    return f"{record.pk}:{record.hashkey}:{record.created.isoformat()}"
-
-
-def executed(path: Path, timeout: int = 600):
-    """(notebook with outputs, where they came from): the book's cache if it matches, else a fresh run."""
-    import nbformat
-
-    nb = nbformat.read(path, as_version=4)
-    if (CACHE / "global.db").exists():
-        from jupyter_cache import get_cache
-
-        try:
-            # cell_meta=(): keep today's cell metadata (slide types, tags), take only the outputs.
-            _, merged = get_cache(CACHE).merge_match_into_notebook(nb, cell_meta=())
-            return merged, "book cache"
-        except KeyError:
-            pass
-    from nbclient import NotebookClient
-
-    client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
-        resources={"metadata": {"path": str(path.parent)}},
-    )  # fmt: skip
-    client.execute()
-    return nb, "executed"
-
-
-# --------------------------------------------------------------------------- MyST -> Markdown
-GLUE_PREFIX = "application/papermill.record/"
-
-
-def glue_outputs(nb) -> dict[str, dict]:
-    """Every value a notebook glued: name -> {mime type: data}."""
-    found = {}
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                found[name] = {k.removeprefix(GLUE_PREFIX): v for k, v in out.get("data", {}).items()}
-    return found
-
-
-def format_plain_text(text: str, fmt: str) -> str:
-    """As myst-nb formats `{glue:text}`key:fmt``: literal-eval the repr, then format."""
-    try:
-        value = ast.literal_eval(text)
-    except (SyntaxError, ValueError):
-        value = text
-    if not fmt:
-        return str(value)
-    kind = fmt[-1]
-    if kind in "bcdoxX":
-        value = int(value)
-    elif kind in "eEfFgGn%":
-        value = float(value)
-    elif kind == "s":
-        value = str(value)
-    return format(value, fmt)
-
-
-class MystToMarkdown:
-    """The MyST a chapter uses, as the Markdown and HTML nbconvert renders.
-
-    `decks` are the notebook stems that have a deck (links to them point at it);
-    other documents link to the book's page.
-    """
-
-    ROLE = re.compile(r"\{([a-zA-Z][\w:+-]*)\}`([^`]*)`")
-    FENCE = re.compile(r"^(\s*)(:{3,}|`{3,}|~{3,})\{([^}\s]+)\}[ \t]*(.*)$")
-    ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
-                   "seealso", "admonition", "margin", "sidebar", "aside", "topic"}  # fmt: skip
-
-    def __init__(self, glue: dict[str, dict], decks: set[str], name: str):
-        self.glue, self.decks, self.name = glue, decks, name
-
-    # -- links
-    def href(self, target: str) -> str:
-        path, _, anchor = target.partition("#")
-        stem = Path(path).stem if path else ""
-        if not path:
-            return f"#{anchor}" if anchor else "#"
-        if path.startswith(("http://", "https://", "mailto:")):
-            return target
-        if Path(path).suffix in (".ipynb", ".md", "") and stem in self.decks:
-            return f"{stem}.html"
-        if Path(path).suffix in (".ipynb", ".md", ""):
-            return f"../book/{stem}.html" + (f"#{anchor}" if anchor else "")
-        return target
-
-    # -- glue
-    def glued(self, key: str, inline: bool) -> str:
-        if key not in self.glue:
-            raise KeyError(f"{self.name}: glue key {key!r} is used in the text but never glued")
-        data = self.glue[key]
-        for mime in ("image/png", "image/jpeg", "image/svg+xml"):
-            if mime in data:
-                payload = data[mime] if mime != "image/svg+xml" else base64.b64encode(data[mime].encode()).decode()
-                alt = html.escape(data.get("text/plain", key), quote=True)
-                return f'<img src="data:{mime};base64,{payload}" alt="{alt}">'
-        if "text/html" in data:
-            return data["text/html"]
-        if "text/markdown" in data:
-            return data["text/markdown"]
-        if "text/latex" in data:
-            return data["text/latex"]
-        return html.escape(data.get("text/plain", ""))
-
-    def role(self, match: re.Match) -> str:
-        name, text = match.group(1), match.group(2)
-        titled = re.fullmatch(r"(.*?)\s*<([^>]+)>", text, re.S)
-        if name == "glue:text":
-            key, _, fmt = text.rpartition(":") if ":" in text else (text, "", "")
-            if key not in self.glue:
-                raise KeyError(f"{self.name}: glue key {key!r} is used in the text but never glued")
-            return html.escape(format_plain_text(self.glue[key].get("text/plain", ""), fmt))
-        if name in ("glue", "glue:", "glue:any", "glue:md"):
-            return self.glued(text, inline=True)
-        if name == "math":
-            return f"${text}$"
-        if name in ("sub", "sup"):
-            return f"<{name}>{text}</{name}>"
-        if name in ("doc", "ref", "any", "download") and titled:
-            return f"[{titled.group(1)}]({self.href(titled.group(2))})"
-        if name == "doc":
-            return f"[{Path(text).stem}]({self.href(text)})"
-        if name == "abbr":
-            return re.sub(r"\s*\(.*\)$", "", text)
-        if name in ("eq", "numref", "ref", "term", "index", "cite"):
-            return titled.group(1) if titled else text
-        return text
-
-    # -- directives
-    def directive(self, name: str, argument: str, body: str) -> str:
-        options, lines = {}, body.split("\n")
-        while lines and re.match(r"^\s*:[\w-]+:", lines[0]):
-            key, _, value = lines.pop(0).strip()[1:].partition(":")
-            options[key] = value.strip()
-        body = self.convert("\n".join(lines)).strip("\n")
-        if name == "dropdown":
-            return f"<details>\n<summary>{html.escape(argument or 'More')}</summary>\n\n{body}\n\n</details>"
-        if name in self.ADMONITIONS:
-            label = argument if name in ("admonition", "topic", "sidebar") or argument else name.capitalize()
-            return (
-                f'<div class="admonition {name}">\n<p class="admonition-title">{html.escape(label)}</p>\n\n'
-                f"{body}\n\n</div>"
-            )
-        if name == "math":
-            return f"$$\n{body}\n$$"
-        if name in ("glue", "glue:", "glue:any", "glue:figure", "glue:md"):
-            caption = f"\n\n{body}" if body else ""
-            return f'<div class="glued">\n{self.glued(argument, inline=False)}\n</div>{caption}'
-        if name == "glue:math":
-            value = self.glued(argument, inline=False).strip().strip("$")
-            return f"$$\n{value}\n$$"
-        if name in ("figure", "image"):
-            src = ROOT / "book" / argument
-            alt = options.get("alt", body or argument)
-            if src.exists():
-                mime = mimetypes.guess_type(src.name)[0] or "image/png"
-                uri = f"data:{mime};base64,{base64.b64encode(src.read_bytes()).decode()}"
-            else:
-                uri = argument
-            caption = f"\n\n{body}" if name == "figure" and body else ""
-            return f'<img src="{uri}" alt="{html.escape(alt, quote=True)}">{caption}'
-        if name in ("code-block", "code", "code-cell", "sourcecode"):
-            return f"```{argument}\n{body}\n```"
-        if name in ("toctree", "tableofcontents", "bibliography", "glossary"):
-            return ""
-        if name in ("epigraph", "pull-quote", "highlights"):
-            return "\n".join("> " + line for line in body.splitlines())
-        if name == "tab-item":
-            return f"**{argument}**\n\n{body}"
-        return body  # tab-set, grid, card, div, ... : their content
-
-    def convert(self, text: str) -> str:
-        """One markdown cell's MyST source as nbconvert Markdown."""
-        out, lines, i = [], text.split("\n"), 0
-        while i < len(lines):
-            line = lines[i]
-            fence = self.FENCE.match(line)
-            if fence:
-                indent, marks, name, argument = fence.groups()
-                close = re.compile(rf"^\s*{re.escape(marks[0])}{{{len(marks)},}}\s*$")
-                j = i + 1
-                while j < len(lines) and not close.match(lines[j]):
-                    j += 1
-                body = "\n".join(lines[i + 1 : j])
-                if body.startswith("---\n"):  # YAML options block
-                    head, _, rest = body[4:].partition("\n---")
-                    body = "\n".join(f":{k}: {v}" for k, v in (yaml.safe_load(head) or {}).items()) + rest
-                out.append(self.directive(name, argument.strip(), body))
-                i = j + 1
-                continue
-            if re.match(r"^\s*\([^)\s]+\)=\s*$", line) or re.match(r"^\s*%", line) or line.strip() == "+++":
-                i += 1  # (label)= targets, % comments, +++ block breaks
-                continue
-            out.append(line)
-            i += 1
-        text = "\n".join(out)
-        text = re.sub(r"(\$\$)[ \t]*\([^)\s]+\)[ \t]*$", r"\1", text, flags=re.M)  # $$ ... $$ (label)
-        text = self.ROLE.sub(self.role, text)
-        # Links to other chapters' notebooks go to their decks.
-        return re.sub(r"\]\(([^)\s]+)\)", lambda m: f"]({self.href(m.group(1))})", text)
-
-
-# --------------------------------------------------------------------------- notebook -> deck
-REMOVE_CELL = {"remove-cell"}
-REMOVE_INPUT = {"hide-input", "remove-input", "hide-cell"}
-REMOVE_OUTPUT = {"remove-output"}
-
-
-def for_slides(nb, name: str, decks: set[str]):
-    """A copy of an executed notebook ready for nbconvert: MyST resolved, stderr and glue records gone."""
-    nb = copy.deepcopy(nb)
-    myst = MystToMarkdown(glue_outputs(nb), decks, name)
-    for cell in nb.cells:
-        if cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
-            # Notes are tagged remove-cell to keep them out of the book; the slides need them.
-            cell.metadata["tags"] = [t for t in cell.metadata.get("tags", []) if t not in REMOVE_CELL]
-        if cell.cell_type == "markdown":
-            cell.source = myst.convert(cell.source)
-        elif cell.cell_type == "code":
-            cell.outputs = [
-                o for o in cell.outputs
-                if not (o.output_type == "stream" and o.get("name") == "stderr")
-                and not o.get("metadata", {}).get("scrapbook")
-            ]  # fmt: skip
-    return share_notes(nb)
-
-
-def share_notes(nb):
-    """Give every subslide without notes the notes of its slide's nearest part that has some.
-
-    A slide split into subslides usually keeps its notes at the end; the speaker
-    view should show them on every part, not only the last.
-    """
-    kind = lambda c: c.metadata.get("slideshow", {}).get("slide_type", "-")  # noqa: E731
-    shown = [c for c in nb.cells if kind(c) != "skip" and not (REMOVE_CELL & set(c.metadata.get("tags", [])))]
-    slides, parts = [], None  # slides -> parts -> [cells]
-    for cell in shown:
-        if parts is None or (kind(cell) == "slide" and any(kind(c) != "notes" for p in parts for c in p)):
-            parts = [[]]
-            slides.append(parts)
-        elif kind(cell) == "subslide":
-            parts.append([])
-        parts[-1].append(cell)
-    for parts in slides:
-        notes = [[c for c in part if kind(c) == "notes"] for part in parts]
-        for i, part in enumerate(parts):
-            if part and not notes[i]:
-                near = sorted((j for j in range(len(parts)) if notes[j]), key=lambda j: (abs(j - i), j < i))
-                if near:
-                    at = next(k for k, c in enumerate(nb.cells) if c is part[-1]) + 1
-                    copies = [copy.deepcopy(c) for c in notes[near[0]]]
-                    for n, c in enumerate(copies):
-                        c.id = f"{c.get('id', 'notes')}-part{i}-{n}"[:64]  # cell ids must stay unique
-                    nb.cells[at:at] = copies
-    return nb
-
-
-def exporter():
-    from nbconvert import SlidesExporter
-    from traitlets.config import Config
-
-    c = Config()
-    c.SlidesExporter.extra_template_basedirs = [str(HERE)]
-    c.SlidesExporter.template_name = "template"
-    c.SlidesExporter.reveal_url_prefix = "vendor/reveal.js"
-    c.SlidesExporter.reveal_theme = REVEAL["theme"]
-    c.SlidesExporter.reveal_transition = REVEAL["transition"]
-    c.SlidesExporter.reveal_number = REVEAL["number"]
-    c.SlidesExporter.reveal_width = REVEAL["width"]
-    c.SlidesExporter.reveal_height = REVEAL["height"]
-    c.SlidesExporter.mathjax_url = "vendor/mathjax2/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
-    c.SlidesExporter.jquery_url = "vendor/jquery.min.js"
-    c.SlidesExporter.require_js_url = "vendor/require.js"
-    c.SlidesExporter.widget_renderer_url = "vendor/html-manager/embed-amd.js"
-    c.SlidesExporter.exclude_input_prompt = True
-    c.SlidesExporter.exclude_output_prompt = True
-    c.TagRemovePreprocessor.enabled = True
-    c.TagRemovePreprocessor.remove_cell_tags = REMOVE_CELL
-    c.TagRemovePreprocessor.remove_input_tags = REMOVE_INPUT
-    c.TagRemovePreprocessor.remove_all_outputs_tags = REMOVE_OUTPUT
-    return SlidesExporter(config=c)
-
-
-def course_notebook(books: list[tuple[str, object]]):
-    """Every chapter in one notebook, with a title slide; widget states merged."""
-    import nbformat
-
-    titles = [title_of(nb) for _, nb in books]
-    items = "\n".join(f"- [{t}]({stem}.html)" for (stem, _), t in zip(books, titles))
-    title = nbformat.v4.new_markdown_cell(f"# {TITLE}\n\nThe whole course, one chapter after another.\n\n{items}")
-    title.metadata["slideshow"] = {"slide_type": "slide"}
-    notes = nbformat.v4.new_markdown_cell(
-        "The whole course in one deck. Each chapter starts a new slide; "
-        "press `Esc` for the overview, `s` for this speaker view."
-    )
-    notes.metadata["slideshow"] = {"slide_type": "notes"}
-    course = nbformat.v4.new_notebook(cells=[title, notes])
-    course.metadata["kernelspec"] = books[0][1].metadata.get("kernelspec", {})
-    course.metadata["title"] = f"{TITLE}: the whole course"
-    states = {}
-    for _, nb in books:
-        cells = copy.deepcopy(nb.cells)
-        first = next((c for c in cells if c.metadata.get("slideshow", {}).get("slide_type") not in ("skip", "notes")
-                      and not REMOVE_CELL & set(c.metadata.get("tags", []))), None)  # fmt: skip
-        if first is not None:
-            first.metadata.setdefault("slideshow", {})["slide_type"] = "slide"
-        course.cells.extend(cells)
-        states.update(nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {}))
-    if states:
-        course.metadata["widgets"] = {
-            "application/vnd.jupyter.widget-state+json": {"version_major": 2, "version_minor": 0, "state": states}
-        }
-    return course
-
-
-def export(exp, nb, title: str) -> str:
-    nb.metadata["title"] = title
-    body, _ = exp.from_notebook_node(nb, resources={"metadata": {"name": title}})
-    return body
-
-
-# --------------------------------------------------------------------------- assets
-# What a deck loads, and nothing else: MathJax 2's CommonHTML output with the TeX fonts,
-# reveal.js's script, white theme and notes plugin, the widget manager, anywidget.
-VENDOR_FILES = [
-    "require.js", "jquery.min.js", "anywidget", "html-manager",
-    "mathjax2/MathJax.js", "mathjax2/config/TeX-AMS_CHTML-full.js", "mathjax2/config/Safe.js", "mathjax2/extensions", "mathjax2/jax/input/TeX",
-    "mathjax2/jax/element", "mathjax2/jax/output/CommonHTML", "mathjax2/fonts/HTML-CSS/TeX/woff",
-    "mathjax2/localization/en", "mathjax2/LICENSE",
-    "reveal.js/LICENSE", "reveal.js/dist/reveal.js", "reveal.js/dist/reveal.css", "reveal.js/dist/theme/white.css",
-    "reveal.js/dist/theme/fonts/source-sans-pro", "reveal.js/plugin/notes",
-]  # fmt: skip
-
-
-def sync(pairs: list[tuple[Path, Path]], dest: Path, keep: tuple[Path, ...] = ()) -> int:
-    """Make `dest` hold exactly the (source file, target) pairs and `keep`: copy what differs, delete the rest.
-
-    Files are compared by size and modification time (copy2 keeps the source's). Returns files copied."""
-    wanted, copied = {}, 0
-    for src, target in pairs:
-        if src.is_dir():
-            for f in src.rglob("*"):
-                if f.is_file():
-                    wanted[target / f.relative_to(src)] = f
-        else:
-            wanted[target] = src
-    for target, src in wanted.items():
-        a = src.stat()
-        try:
-            b = target.stat()
-            same = (a.st_size, a.st_mtime_ns) == (b.st_size, b.st_mtime_ns)
-        except FileNotFoundError:
-            same = False
-        if not same:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, target)
-            copied += 1
-    if dest.exists():
-        for f in sorted(dest.rglob("*"), reverse=True):
-            if f.is_file() and f not in wanted and f not in keep:
-                f.unlink()
-            elif f.is_dir() and not any(f.iterdir()):
-                f.rmdir()
-    return copied
-
-
-def copy_vendor(dest: Path) -> None:
-    if not VENDOR.exists():
-        sys.exit(f"build_slides: {VENDOR.relative_to(ROOT)} is missing; run scripts/setup.sh (or vendor_assets.py)")
-    pairs = [(VENDOR / rel, dest / rel) for rel in VENDOR_FILES]
-    pairs += [(WIDGETS_CONFIG, dest / "widgets-config.js"), (HERE / "slides.css", dest / "slides.css")]
-    sync(pairs, dest)
-
-
-# --------------------------------------------------------------------------- index
-def write_if_changed(path: Path, text: str) -> None:
-    """Write only a new content: an unchanged file keeps its time, so copies of it are skipped."""
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
-
-
-def write_index(folder: Path, decks: list[tuple[str, str]], book_prefix: str | None) -> None:
-    """index.html listing the decks (and their PDF handouts, once printed)."""
-    rows = []
-    for stem, title in decks:
-        pdf = folder / "pdf" / f"{stem}.pdf"
-        handout = f' · <a href="pdf/{stem}.pdf">PDF handout</a>' if pdf.exists() else ""
-        rows.append(f'<li><a href="{stem}.html">{html.escape(title)}</a>{handout}</li>')
-    back = f'<p><a href="{book_prefix}index.html">← Back to the book</a></p>' if book_prefix is not None else ""
-    page = f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{TITLE}: slides</title>
-<style>
-  body {{ font: 18px/1.5 system-ui, sans-serif; max-width: 44rem; margin: 2rem auto; padding: 0 1rem; color: #222; }}
-  li {{ margin: 0.4rem 0; }}
-  kbd {{ border: 1px solid #999; border-radius: 3px; padding: 0 0.3em; font-size: 0.9em; }}
-</style>
-</head>
-<body>
-<h1>{TITLE}: slides</h1>
-<p>One deck per chapter, made from the same notebooks as the book. They work with no network.
-Press <kbd>s</kbd> for the speaker view with the notes, <kbd>f</kbd> for full screen,
-<kbd>Esc</kbd> for the overview.</p>
-<ul>
-{chr(10).join(rows)}
-</ul>
-{back}
-</body>
-</html>
-"""
-    write_if_changed(folder / "index.html", page)
-
-
-def publish() -> None:
-    """Copy the decks into the built book, whose chapter pages link to them."""
-    if (SITE / "index.html").exists():
-        site = SITE / "slides"
-        # Not published: the stamps, the index (the book's own is written below), and what only the
-        # course handout is made from (its title page deck, pdf/parts/).
-        private = lambda rel: rel.name == STAMPS or rel in (Path("index.html"), Path(f"{COURSE_TITLE}.html")) or rel.parts[:2] == ("pdf", "parts")  # noqa: E731
-        files = [f for f in OUT.rglob("*") if f.is_file() and not private(f.relative_to(OUT))]
-        # the book's own index.html of the decks (links back to the book) is written just below
-        copied = sync([(f, site / f.relative_to(OUT)) for f in files], site, keep=(site / "index.html",))
-        write_index(site, json.loads((OUT / "decks.json").read_text()), book_prefix="../")
-        print(f"build_slides: {copied} files copied into {site}/")
-
-
-# --------------------------------------------------------------------------- what a deck is built from
-def tooling_digest() -> str:
-    """This script, the template and CSS, the require.js map, the vendored assets' lock, nbconvert's version."""
-    from importlib.metadata import version
-
-    h = hashlib.sha256(version("nbconvert").encode())
-    for path in [Path(__file__), WIDGETS_CONFIG, ROOT / "package-lock.json", ROOT / "scripts" / "vendor_assets.py",
-                 *sorted(f for f in HERE.rglob("*") if f.is_file())]:  # fmt: skip
-        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def deck_digest(path: Path, tooling: str, decks: set[str]) -> str | None:
-    """Hash of everything the deck of `path` is made from; None if unknown (not executed by the book)."""
-    record = cache_record(path)
-    if record is None:
-        return None
-    h = hashlib.sha256(f"{tooling}\0{sorted(decks)}\0{record}\0".encode())
-    h.update(path.read_bytes())
-    return h.hexdigest()
-
-
-def cache_fingerprint() -> str:
-    """Every execution the book's cache holds (id, code hash, when), read with sqlite3 alone.
-
-    While it and a notebook's file are unchanged, so is the notebook's cached execution:
-    the quick check that spares a run with nothing to rebuild from importing nbformat."""
-    import sqlite3
-
-    db = CACHE / "global.db"
-    if not db.exists():
-        return "no cache"
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        rows = con.execute("SELECT pk, hashkey, created FROM nbcache ORDER BY pk").fetchall()
-    finally:
-        con.close()
-    return hashlib.sha256(repr(rows).encode()).hexdigest()
-
-
-def quick_digest(path: Path, tooling: str, decks: set[str], fingerprint: str) -> str:
-    return hashlib.sha256(f"{tooling}\0{sorted(decks)}\0{fingerprint}\0".encode() + path.read_bytes()).hexdigest()
-
-
-def read_stamps(folder: Path) -> dict[str, dict]:
-    try:
-        return json.loads((folder / STAMPS).read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def write_stamps(folder: Path, stamps: dict[str, dict]) -> None:
-    (folder / STAMPS).write_text(json.dumps(stamps, indent=1, sort_keys=True))
-
-
-# --------------------------------------------------------------------------- main
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -651,7 +106,7 @@ def main(argv=None) -> int:
     def build(name: str, nb, title: str, stamp: dict | None) -> None:
         nonlocal exp
         exp = exp or exporter()
-        (OUT / f"{name}.html").write_text(export(exp, nb, title))
+        (OUT / f"{name}.html").write_text(standalone(export(exp, nb, title)))
         if stamp is None:
             stamps.pop(name, None)
         else:
@@ -667,7 +122,7 @@ def main(argv=None) -> int:
         if not args.force and exists and old.get("quick") == quick:
             digests[path.stem] = old["inputs"]  # same file, same cache: same execution
             continue
-        digests[path.stem] = digest = deck_digest(path, tooling, decks)
+        digests[path.stem] = digest = deck_digest(path, tooling, decks, cache_record(path))
         stamp = None if digest is None else {"inputs": digest, "quick": quick}
         if not args.force and exists and digest is not None and old.get("inputs") == digest:
             stamps[path.stem] = stamp  # the cache changed, not this notebook's execution
@@ -701,7 +156,7 @@ def main(argv=None) -> int:
         listed.append((COURSE, f"The whole course ({len(listed)} chapters in one deck)"))
     write_if_changed(OUT / "decks.json", json.dumps(listed, indent=1))
     write_index(OUT, listed, book_prefix="../html/")
-    publish()
+    publish(OUT, SITE)
     kept = len(todo) + (0 if args.only else 1) - len(rebuilt)
     print(f"build_slides: {len(rebuilt)} decks rebuilt, {kept} unchanged, in {OUT}/ in {time.perf_counter() - start:.1f} s")
     return 0

@@ -18,16 +18,15 @@ links to a deck that exists.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
+import build_paths
 import pytest
+from conftest import HTML, ROOT, TIMEOUT_MS, serve
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from conftest import HTML, ROOT, TIMEOUT_MS, serve
-
-SLIDES = Path(os.environ.get("SLIDES_OUT", ROOT / "_build" / "slides"))
+SLIDES = build_paths.SLIDES
 
 
 def _chapters() -> list[Path]:

@@ -1,0 +1,36 @@
+"""Which notebooks have a deck (the chapters in _toc.yml, in order) and their titles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from build_paths import ROOT
+
+
+def chapters(toc: Path = ROOT / "_toc.yml") -> list[Path]:
+    """The chapter notebooks in _toc.yml, in order (entries not yet written are skipped; the root page has no deck)."""
+
+    def files(node):
+        if isinstance(node, dict):
+            if "file" in node:
+                yield node["file"]
+            for value in node.values():
+                yield from files(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from files(item)
+
+    found = [toc.parent / f"{f}.ipynb" for f in files(yaml.safe_load(toc.read_text()))]
+    return [p for p in found if p.exists()]
+
+
+def title_of(nb) -> str:
+    """The notebook's first `# ` heading (its chapter title); nb is an nbformat notebook or its plain JSON."""
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            for line in source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return "Untitled"

@@ -1,0 +1,165 @@
+"""The core installs with pip and a learner notebook runs anywhere (issue 10).
+
+A fresh virtual environment (python -m venv in a temporary folder) gets the package with
+`pip install` from a copy of the repository's packaging files (what a clone has), its
+dependencies from PyPI or pip's cache; then a learner notebook copied to an empty folder runs
+there with that environment's kernel. A second environment without the package runs the same
+notebook: its first cell installs the package (as in Colab), once.
+
+Needs the network to PyPI (or a warm pip cache) and a few minutes; every step is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+import build_learner
+
+NOTEBOOK = os.environ.get("LEARNER_INSTALL_NOTEBOOK", "03_scaling")  # has an explorer, sympy and exercises
+PIP_TIMEOUT = 1200  # seconds: a cold pip cache on a busy machine
+RUN_TIMEOUT = 900
+
+
+def requirement_bounds(text: str) -> dict[str, str]:
+    return {m.group(1).lower(): m.group(2).replace(" ", "") for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*([<>=!~][^#\n\"]*)", text, re.M)}
+
+
+def test_pyproject_dependencies_match_requirements():
+    """The package's runtime dependencies carry the same bounds as requirements.txt."""
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    block = re.search(r"^dependencies = \[(.*?)^\]", pyproject, re.M | re.S).group(1)
+    mine = requirement_bounds("\n".join(re.findall(r'"([^"]+)"', block)))
+    theirs = requirement_bounds((ROOT / "requirements.txt").read_text())
+    assert set(mine) >= {"numpy", "matplotlib", "sympy", "ipywidgets", "anywidget"}
+    assert {name: theirs.get(name) for name in mine} == mine
+    assert re.search(r'^name = "attention-steps"$', pyproject, re.M), "the distribution name checked free on PyPI"
+
+
+def clone(tmp: Path) -> Path:
+    """What `pip install .` reads from a clone: pyproject.toml, the README and the package."""
+    repo = tmp / "repo"
+    (repo / "book").mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, repo / name)
+    shutil.copytree(ROOT / "book" / "attention_steps", repo / "book" / "attention_steps",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))  # fmt: skip
+    return repo
+
+
+def venv(where: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
+    return where / "bin" / "python"
+
+
+def clean_env(python: Path) -> dict:
+    """No trace of this checkout or the shared venv: the notebook must find the package by installation."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "JUPYTER", "VIRTUAL_ENV", "IPYTHON"))}
+    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
+    env["VIRTUAL_ENV"] = str(python.parent.parent)
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+def pip(python: Path, *args: str) -> None:
+    done = subprocess.run([str(python), "-m", "pip", "install", "-q", *args], env=clean_env(python),
+                          capture_output=True, text=True, timeout=PIP_TIMEOUT)  # fmt: skip
+    assert done.returncode == 0, f"pip install {' '.join(args)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+
+
+RUNNER = textwrap.dedent("""\
+    import sys, nbformat
+    from nbclient import NotebookClient
+    nb = nbformat.read(sys.argv[1], as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": "."}}).execute()
+    nbformat.write(nb, sys.argv[2])
+""")
+
+
+def run_notebook(python: Path, folder: Path, source: str) -> dict:
+    """Run the notebook text `source` in `folder` with `python`'s kernel; the executed notebook."""
+    import nbformat
+
+    (folder / "in.ipynb").write_text(source)
+    (folder.parent / "run.py").write_text(RUNNER)
+    done = subprocess.run([str(python), str(folder.parent / "run.py"), "in.ipynb", "out.ipynb"], cwd=folder,
+                          env=clean_env(python), capture_output=True, text=True, timeout=RUN_TIMEOUT)  # fmt: skip
+    assert done.returncode == 0, f"the notebook failed in a fresh environment:\n{done.stderr[-4000:]}"
+    return nbformat.read(folder / "out.ipynb", as_version=4)
+
+
+def learner_notebook() -> str:
+    path = build_learner.OUT / "book" / f"{NOTEBOOK}.ipynb"
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run `bash scripts/build.sh`")
+    return path.read_text()
+
+
+def errors(nb) -> list[str]:
+    return [f"{o.ename}: {o.evalue}" for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory):
+    """A fresh venv with the package installed by `pip install <clone>`, and the kernel to run notebooks."""
+    tmp = tmp_path_factory.mktemp("install")
+    python = venv(tmp / "venv")
+    pip(python, str(clone(tmp)), "ipykernel", "nbclient", "nbformat")
+    return tmp, python
+
+
+def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
+    tmp, python = fresh
+    empty = tmp / "elsewhere"
+    empty.mkdir()
+    done = subprocess.run(
+        [str(python), "-c", "import attention_steps, attention_steps.explorers as e, attention_steps.exercises as x; "
+         "from attention_steps.explorers import widgets; print(attention_steps.__file__); print(widgets._CSS[:20])"],
+        cwd=empty, env=clean_env(python), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    installed = Path(done.stdout.splitlines()[0])
+    assert installed.is_relative_to(tmp / "venv"), f"imported from {installed}, not the venv"
+
+
+def test_learner_notebook_runs_in_an_empty_folder(fresh):
+    tmp, python = fresh
+    folder = tmp / "notebook"
+    folder.mkdir()
+    nb = run_notebook(python, folder, learner_notebook())
+    assert not errors(nb)
+    assert not nb.cells[0].outputs, "the package is installed: the first cell installs nothing"
+
+
+def test_first_cell_installs_the_package_when_missing(tmp_path):
+    """As in Colab: the package is missing, the first cell installs it (here from the clone, not the repository URL)."""
+    python = venv(tmp_path / "venv")
+    text = learner_notebook()
+    repo = clone(tmp_path)
+    spec = f'"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}"'
+    # The first cell, alone, twice: it installs once, then finds the package.
+    import nbformat
+
+    nb = nbformat.reads(text, as_version=4)
+    first = nb.cells[0]
+    assert spec in first.source
+    first.source = first.source.replace(spec, f'"{repo}"')
+    again = nbformat.v4.new_code_cell(first.source)  # the same cell run a second time (its own cell id)
+    nb.cells = [first, nbformat.v4.new_code_cell("import attention_steps; print(attention_steps.__file__)"), again]
+    pip(python, "ipykernel", "nbclient", "nbformat")
+    folder = tmp_path / "notebook"
+    folder.mkdir()
+    out = run_notebook(python, folder, nbformat.writes(nb))
+    assert not errors(out)
+    printed = "".join(o.get("text", "") for o in out.cells[1].outputs)
+    assert str(tmp_path / "venv") in printed, printed
+    assert not out.cells[2].outputs, "the second time, nothing is installed"

@@ -1,0 +1,310 @@
+"""The learner edition (issue 10): plain Jupyter notebooks made from the book's by scripts/build_learner.py.
+
+The built notebooks (_build/learner/book/) are read as a learner's JupyterLab would: Markdown
+with no MyST left in it, every glued value written in, solutions only inside <details>, no
+speaker notes, every code cell of the book there. The conversion itself is also checked on a
+small notebook made here, so a regression shows even before a build.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+from conftest import HTML, ROOT
+
+import build_learner
+
+LEARNER = build_learner.OUT / "book"
+SOURCES = build_learner.notebooks()
+NAMES = [p.stem for p in SOURCES]
+
+# What plain Jupyter Markdown shows as raw text: MyST roles, directive fences, targets, comments.
+MYST_LEFT = [
+    (re.compile(r"\{[a-zA-Z][\w:+-]*\}`"), "a MyST role ({name}`...`)"),
+    (re.compile(r"^\s*(:{3,}|`{3,}|~{3,})\{", re.M), "a MyST directive fence"),
+    (re.compile(r"^\s*\([^)\s]+\)=\s*$", re.M), "a MyST target (label)="),
+    (re.compile(r"^\+\+\+\s*$", re.M), "a MyST block break +++"),
+    (re.compile(r"\{glue"), "{glue"),
+    (re.compile(r":::"), ":::"),
+]
+EMPTY_GLUE = [(re.compile(r'<div class="glued">\s*</div>'), "an empty glued block")]
+
+
+def display_math(text: str) -> list[str]:
+    """The contents of the $$ ... $$ blocks of a Markdown cell (a $$ alone on its line opens or closes one)."""
+    blocks, current = [], None
+    for line in text.splitlines():
+        if line.strip() == "$$":
+            if current is None:
+                current = []
+            else:
+                blocks.append("\n".join(current))
+                current = None
+        elif current is not None:
+            current.append(line)
+    assert current is None, "a $$ block is not closed"
+    return blocks
+
+
+def source(cell) -> str:
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+def tags(cell) -> set[str]:
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def is_notes(cell) -> bool:
+    return cell.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes"
+
+
+def learner(name: str) -> dict:
+    path = LEARNER / f"{name}.ipynb"
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run `bash scripts/build.sh` (it runs scripts/build_learner.py)")
+    return json.loads(path.read_text())
+
+
+def book(name: str) -> dict:
+    return json.loads((ROOT / "book" / f"{name}.ipynb").read_text())
+
+
+def plain_lines(text: str) -> list[str]:
+    """Lines of MyST that come through the conversion word for word: no roles, maths, markup."""
+    return [
+        line.strip() for line in text.splitlines()
+        if len(line.strip()) > 30 and not re.search(r"[{}`$<>|*_\[\]\\:]", line) and not line.lstrip().startswith(("-", "#"))
+    ]  # fmt: skip
+
+
+def outside_details(markdown: str) -> str:
+    """The Markdown with every <details>...</details> block cut out."""
+    return re.sub(r"<details>.*?</details>", "", markdown, flags=re.S)
+
+
+# --------------------------------------------------------------------------- the built notebooks
+def test_every_book_notebook_has_a_learner_edition():
+    assert NAMES[0] == "intro" and len(NAMES) >= 12, NAMES
+    missing = [n for n in NAMES if not (LEARNER / f"{n}.ipynb").exists()]
+    assert not missing, f"no learner edition of {missing}: run scripts/build_learner.py"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_valid_notebook_with_no_myst_left(name):
+    nb = learner(name)
+    nbformat.validate(nbformat.from_dict(nb))
+    found = []
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        text = source(cell)
+        for pattern, what in MYST_LEFT + EMPTY_GLUE:
+            for m in pattern.finditer(text):
+                found.append(f"cell {i}: {what}: ...{text[max(0, m.start() - 40):m.end() + 40]!r}...")
+        found += [f"cell {i}: an empty $$ $$ block" for block in display_math(text) if not block.strip()]
+    assert not found, "\n".join(found[:20])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_glued_values_are_written_in(name):
+    """Every {glue:text} role of the book became text: the number of roles in a cell is not kept as keys."""
+    nb = learner(name)
+    text = "\n".join(source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+    keys = {m.group(1).rpartition(":")[0] or m.group(1) for m in re.finditer(r"\{glue:text\}`([^`]+)`", "\n".join(
+        source(c) for c in book(name)["cells"] if c["cell_type"] == "markdown"))}  # fmt: skip
+    shown = [k for k in keys if re.search(rf"\b{re.escape(k)}\b", text)]
+    assert not shown, f"glue keys shown instead of their values: {shown[:10]}"
+    # equations: every {glue:math} block is a non-empty $$ ... $$ with the glued LaTeX in it
+    blocks = [b for c in nb["cells"] if c["cell_type"] == "markdown" for b in display_math(source(c))]
+    wanted = sum(source(c).count("{glue:math}") for c in book(name)["cells"] if c["cell_type"] == "markdown" and not is_notes(c))
+    assert sum(1 for b in blocks if b.strip()) >= wanted
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_solutions_only_inside_details(name):
+    nb = learner(name)
+    markdown = [source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    dropdowns = [
+        m.group(1) for c in book(name)["cells"] if c["cell_type"] == "markdown" and not is_notes(c)
+        for m in re.finditer(r"^:{3,}\{dropdown\}[^\n]*\n(.*?)^:{3,}\s*$", source(c), flags=re.S | re.M)
+    ]  # fmt: skip
+    assert sum(m.count("<details>") for m in markdown) == len(dropdowns)
+    for m in markdown:
+        assert m.count("<details>") == m.count("</details>") and m.count("<summary>") == m.count("<details>"), m[:300]
+    bare = "\n".join(outside_details(m) for m in markdown)
+    for body in dropdowns:
+        for line in plain_lines(body):
+            assert line not in bare, f"solution text outside <details>: {line!r}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_speaker_notes(name):
+    nb = learner(name)
+    text = "\n".join(source(c) for c in nb["cells"])
+    notes = [c for c in book(name)["cells"] if is_notes(c)]
+    assert not any(is_notes(c) for c in nb["cells"])
+    leaked = [line for c in notes for line in plain_lines(source(c)) if line in text]
+    assert not leaked, f"speaker notes in the learner notebook: {leaked[:5]}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_code_cell_of_the_book_is_there_in_order(name):
+    nb = learner(name)
+    mine = [source(c) for c in nb["cells"] if c["cell_type"] == "code"]
+    assert "install" in tags(nb["cells"][0]), "the first cell is the install cell"
+    theirs = [build_learner.GLUE_IMPORT.sub(build_learner.GLUE_STANDIN, source(c))
+              for c in book(name)["cells"] if c["cell_type"] == "code"]  # fmt: skip
+    assert mine[1:] == theirs
+    # myst_nb is the book's tool, not the learner's
+    assert not any(re.search(r"^\s*(from|import) myst_nb", s, re.M) for s in mine)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_hidden_code_is_collapsed_and_glue_outputs_are_gone(name):
+    nb = learner(name)
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"][1:]
+    for cell in code:
+        hidden = tags(cell) & {"remove-cell", "hide-input"}
+        assert bool(cell["metadata"].get("jupyter", {}).get("source_hidden")) == bool(hidden), source(cell)[:200]
+        if "remove-cell" in tags(cell):
+            assert cell["outputs"] == [], source(cell)[:200]
+        assert cell["execution_count"] is None
+        for out in cell["outputs"]:
+            assert not out.get("metadata", {}).get("scrapbook"), "a glue record"
+            assert not any(k.startswith("application/papermill") for k in out.get("data", {})), "a glue record"
+            assert not (out["output_type"] == "stream" and out["name"] == "stderr")
+            assert out["output_type"] != "error"
+            if build_learner.WIDGET_VIEW in out.get("data", {}):  # not "<...DkExplorer object at 0x7f...>"
+                shown = out["data"]["text/plain"]
+                assert (shown if isinstance(shown, str) else "".join(shown)) == build_learner.WIDGET_FALLBACK
+
+
+def test_install_cell_installs_this_distribution_once():
+    cell = source(learner("03_scaling")["cells"][0])
+    name = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    assert re.search(r"try:\n\s+import attention_steps\nexcept ImportError:\n\s+%pip install -q ", cell), cell
+    assert f'"{name} @ git+{url}"' in cell
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_links_to_other_chapters_open_their_learner_notebooks(name):
+    text = "\n".join(source(c) for c in learner(name)["cells"] if c["cell_type"] == "markdown")
+    targets = re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r'href="([^"]+)"', text)
+    local = [t for t in targets if not t.startswith(("http://", "https://", "mailto:", "#", "data:"))]
+    for target in local:
+        path, _, anchor = target.partition("#")
+        assert path.endswith(".ipynb") and (LEARNER / path).exists(), f"{name}: link to {target!r}"
+        if anchor:  # a heading of that notebook, as JupyterLab makes its id (spaces become -)
+            headings = [line.lstrip("#").strip() for c in learner(path[:-6])["cells"] if c["cell_type"] == "markdown"
+                        for line in source(c).splitlines() if line.startswith("#")]  # fmt: skip
+            assert anchor in [re.sub(r"\s+", "-", h) for h in headings], f"{name}: link to {target!r}"
+    within = [t for t in targets if t.startswith("#")]
+    headings = [re.sub(r"\s+", "-", line.lstrip("#").strip()) for line in text.splitlines() if line.startswith("#")]
+    assert all(t[1:] in headings for t in within), within
+
+
+# --------------------------------------------------------------------------- published with the book
+def test_download_button_and_learner_folder_give_the_learner_edition():
+    if not (HTML / "index.html").exists():
+        pytest.fail("the book is not built: run `bash scripts/build.sh`")
+    for name in NAMES:
+        mine = (LEARNER / f"{name}.ipynb").read_text()
+        assert (HTML / "_sources" / "book" / f"{name}.ipynb").read_text() == mine, name
+        assert (HTML / "learner" / f"{name}.ipynb").read_text() == mine, name
+
+
+def test_launch_buttons_open_the_learner_branch():
+    """Colab and Binder open book/NN.ipynb on the branch _config.yml names: the tree _build/learner/ the Pages workflow pushes."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    repo = config["repository"]["url"].removeprefix("https://github.com/")
+    branch = config["repository"]["branch"]
+    page = (HTML / "book" / "03_scaling.html").read_text()
+    assert f"https://colab.research.google.com/github/{repo}/blob/{branch}/book/03_scaling.ipynb" in page
+    assert f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/book/03_scaling.ipynb" in page
+    workflow = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    assert "working-directory: _build/learner" in workflow and re.search(rf"git push -f \S+ {branch}\b", workflow)
+    # the pushed tree: the notebooks where the buttons look, the package beside them, Binder's requirements
+    tree = build_learner.OUT
+    assert (tree / "book" / "03_scaling.ipynb").exists()
+    assert (tree / "book" / "attention_steps" / "explorers" / "explorers.css").exists()
+    assert "anywidget" in (tree / "binder" / "requirements.txt").read_text()
+
+
+# --------------------------------------------------------------------------- the conversion, on a notebook made here
+def small_book_notebook():
+    nb = nbformat.v4.new_notebook()
+    glue_cell = nbformat.v4.new_code_cell('from myst_nb import glue\nglue("n", 42, display=False)', metadata={"tags": ["remove-cell"]})
+    glue_cell.outputs = [nbformat.v4.new_output(
+        "display_data", data={"application/papermill.record/text/plain": "42"},
+        metadata={"scrapbook": {"name": "n", "mime_prefix": "application/papermill.record/"}},
+    )]  # fmt: skip
+    math_cell = nbformat.v4.new_code_cell('glue("eq", Math("x^2"), display=False)', metadata={"tags": ["remove-cell"]})
+    math_cell.outputs = [nbformat.v4.new_output(
+        "display_data", data={"application/papermill.record/text/latex": "$\\displaystyle x^2$",
+                              "application/papermill.record/text/plain": "<Math>"},
+        metadata={"scrapbook": {"name": "eq", "mime_prefix": "application/papermill.record/"}},
+    )]  # fmt: skip
+    figure = nbformat.v4.new_code_cell("plot()", metadata={"tags": ["hide-input"]})
+    figure.outputs = [nbformat.v4.new_output("stream", name="stderr", text="a warning"),
+                      nbformat.v4.new_output("display_data", data={"text/plain": "figure"})]  # fmt: skip
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("(sec-x)=\n# Title\n\nThere are {glue:text}`n:.1f` tokens, see {doc}`02_scores`.\n"),
+        glue_cell,
+        math_cell,
+        nbformat.v4.new_markdown_cell("```{glue:math} eq\n```\n\n:::{dropdown} Solution\nThe answer is secret.\n:::\n"),
+        nbformat.v4.new_markdown_cell("- say this aloud", metadata={"slideshow": {"slide_type": "notes"}, "tags": ["remove-cell"]}),
+        figure,
+    ]
+    return nb
+
+
+def test_conversion_of_a_small_notebook():
+    out = build_learner.learner_edition(small_book_notebook(), "small")
+    md = [source(c) for c in out.cells if c.cell_type == "markdown"]
+    code = [c for c in out.cells if c.cell_type == "code"]
+    # a {doc} link shows the other chapter's title, as the book does, and opens its learner notebook
+    assert md[0] == "# Title\n\nThere are 42.0 tokens, see [2 Scores: QKᵀ](02_scores.ipynb)."
+    assert md[1].startswith("$$\n\\displaystyle x^2\n$$")
+    assert "<details>\n<summary>Solution</summary>\n\nThe answer is secret.\n\n</details>" in md[1]
+    assert len(md) == 2, "the notes cell is gone"
+    assert "install" in code[0].metadata["tags"] and "%pip install -q" in code[0].source
+    assert code[1].outputs == [] and code[1].metadata["jupyter"]["source_hidden"]
+    assert "from myst_nb" not in code[1].source and "def glue(" in code[1].source
+    assert [o.output_type for o in code[3].outputs] == ["display_data"], "stderr dropped, the figure kept"
+    nbformat.validate(out)
+
+
+def test_glue_stand_in_runs_without_myst_nb():
+    """The cells that glued in the book run where myst_nb is not installed (Colab, a fresh venv)."""
+    shown = []
+    code = build_learner.GLUE_IMPORT.sub(build_learner.GLUE_STANDIN, "from myst_nb import glue\nglue('n', 42, display=False)\n")
+    namespace = {}
+    exec(compile(code, "<cell>", "exec"), namespace)  # noqa: S102
+    assert "glue" in namespace
+    import IPython.display
+
+    original = IPython.display.display
+    IPython.display.display = lambda value: shown.append(value)
+    try:
+        namespace["glue"]("n", 7)  # display=True shows the value, as myst_nb's glue does
+    finally:
+        IPython.display.display = original
+    assert shown == [7]
+
+
+def test_rebuild_with_nothing_changed_rebuilds_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(build_learner, "OUT", tmp_path / "learner")
+    monkeypatch.setattr(build_learner, "SITE", tmp_path / "no-site")
+    monkeypatch.setattr(build_learner, "notebooks", lambda: [ROOT / "book" / "01_projection.ipynb"])
+    build_learner.main([])
+    assert "1 notebooks rebuilt" in capsys.readouterr().out
+    build_learner.main([])
+    assert "0 notebooks rebuilt, 1 unchanged" in capsys.readouterr().out
+    assert Path(tmp_path / "learner" / "book" / "01_projection.ipynb").exists()

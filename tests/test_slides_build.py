@@ -1,0 +1,184 @@
+"""The slide build's modules (scripts/slides/, scripts/build_paths.py), each on small made-up inputs.
+
+The decks themselves, opened in a browser, are tested in test_slides.py; the
+incremental rebuild in test_infra_build.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import nbformat
+import pytest
+from conftest import ROOT
+from slides import COURSE_TITLE, HERE, TITLE
+from slides.chapters import chapters, title_of
+from slides.notebook import course_notebook, for_slides, slide_type
+from slides.site import publish, published, standalone, write_index
+from slides.stamps import (
+    deck_digest,
+    quick_digest,
+    read_stamps,
+    tooling_digest,
+    tooling_files,
+    write_stamps,
+)
+
+SCRIPTS = ROOT / "scripts"
+
+
+def cell(kind: str, source: str, slide: str = "-", tags=()):
+    c = nbformat.v4.new_markdown_cell(source) if kind == "markdown" else nbformat.v4.new_code_cell(source)
+    c.metadata["slideshow"] = {"slide_type": slide}
+    if tags:
+        c.metadata["tags"] = list(tags)
+    return c
+
+
+# --------------------------------------------------------------------------- build_paths
+def test_the_environment_is_read_in_one_place():
+    """SLIDES_OUT and BOOK_HTML are read by scripts/build_paths.py alone among the slide scripts and their tests."""
+    mine = [SCRIPTS / "build_slides.py", SCRIPTS / "build_handouts.py", SCRIPTS / "myst_convert.py",
+            *sorted((SCRIPTS / "slides").glob("*.py")), ROOT / "tests" / "test_slides.py",
+            ROOT / "tests" / "test_slides_a11y.py"]  # fmt: skip
+    readers = [p.name for p in mine if p.exists() and re.search(r"environ.*(SLIDES_OUT|BOOK_HTML)", p.read_text())]
+    assert readers == []
+    assert "SLIDES_OUT" in (SCRIPTS / "build_paths.py").read_text()
+
+
+# --------------------------------------------------------------------------- chapters
+def test_chapters_follow_the_toc_and_skip_the_root_and_unwritten_entries(tmp_path):
+    (tmp_path / "book").mkdir()
+    for stem in ("intro", "02_b", "01_a"):
+        nbformat.write(nbformat.v4.new_notebook(), tmp_path / "book" / f"{stem}.ipynb")
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("root: book/intro\nparts:\n  - chapters:\n    - file: book/02_b\n    - file: book/01_a\n    - file: book/99_later\n")
+    assert [p.stem for p in chapters(toc)] == ["02_b", "01_a"]
+
+
+def test_title_is_the_first_level_one_heading():
+    nb = nbformat.v4.new_notebook(cells=[cell("markdown", "## Not this"), cell("markdown", "intro\n# Scaling \n")])
+    assert title_of(nb) == "Scaling"
+    assert title_of(json.loads(nbformat.writes(nb))) == "Scaling"  # the plain JSON too
+    assert title_of(nbformat.v4.new_notebook()) == "Untitled"
+
+
+# --------------------------------------------------------------------------- notebook
+def test_for_slides_keeps_notes_drops_stderr_and_glue_records_and_links_decks_or_book():
+    code = cell("code", "glue('x', 1)")
+    code.outputs = [
+        nbformat.v4.new_output("stream", name="stderr", text="warning\n"),
+        nbformat.v4.new_output("stream", name="stdout", text="shown\n"),
+        nbformat.v4.new_output("display_data", data={"text/plain": "1"}, metadata={"scrapbook": {"name": "x"}}),
+    ]
+    nb = nbformat.v4.new_notebook(cells=[
+        cell("markdown", "# A\n\nx = {glue:text}`x:.1f`, see {doc}`02_b` and {doc}`the intro <intro>`.", "slide"),
+        code,
+        cell("markdown", "Say x.", "notes", tags=["remove-cell"]),
+    ])  # fmt: skip
+    out = for_slides(nb, "01_a", {"01_a", "02_b"})
+    assert out.cells[0].source == "# A\n\nx = 1.0, see [02_b](02_b.html) and [the intro](../book/intro.html)."
+    assert [o.get("text") for o in out.cells[1].outputs] == ["shown\n"]
+    assert out.cells[2].metadata["tags"] == []  # a note stays (the exporter drops remove-cell cells)
+    assert nb.cells[1].outputs[0].name == "stderr", "the executed notebook itself is not changed"
+
+
+def test_the_course_notebook_opens_each_chapter_on_a_new_slide_with_a_title_slide():
+    a = nbformat.v4.new_notebook(cells=[cell("markdown", "# A", "-"), cell("markdown", "more", "subslide")])
+    b = nbformat.v4.new_notebook(cells=[cell("markdown", "x", "skip"), cell("markdown", "# B", "fragment")])
+    b.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {"w1": {"model": 1}}}}
+    course = course_notebook([("01_a", a), ("02_b", b)])
+    assert course.cells[0].source.startswith(f"# {TITLE}") and "[B](02_b.html)" in course.cells[0].source
+    assert slide_type(course.cells[1]) == "notes"
+    assert [slide_type(c) for c in course.cells[2:]] == ["slide", "subslide", "skip", "slide"]
+    assert course.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"] == {"w1": {"model": 1}}
+    assert slide_type(a.cells[0]) == "-", "the chapters themselves are not changed"
+
+
+# --------------------------------------------------------------------------- site
+DECK = '<p>See the <a href="../book/intro.html#intro-notation">notation</a> and <a href="02_b.html">chapter 2</a>.</p>'
+
+
+def test_standalone_decks_link_no_book_page_and_the_published_copy_links_them_again():
+    alone = standalone(DECK)
+    assert '<a data-book="intro.html#intro-notation">notation</a>' in alone
+    assert "../book/" not in alone and '<a href="02_b.html">' in alone
+    assert published(alone) == DECK.replace('#intro-notation"', '#intro-notation" data-book="intro.html#intro-notation"')
+
+
+def test_the_index_links_back_to_the_book_only_if_the_book_is_there(tmp_path):
+    slides = tmp_path / "slides"
+    (slides / "pdf").mkdir(parents=True)
+    (slides / "pdf" / "01_a.pdf").write_bytes(b"%PDF-")
+    decks = [("01_a", "Chapter <A>"), ("02_b", "B")]
+    write_index(slides, decks, book_prefix="../html/")
+    page = (slides / "index.html").read_text()
+    assert '<a href="01_a.html">Chapter &lt;A&gt;</a> · <a href="pdf/01_a.pdf">PDF handout</a>' in page
+    assert '<a href="02_b.html">B</a></li>' in page
+    assert "Back to the book" not in page and "$" not in page
+    (tmp_path / "html").mkdir()
+    (tmp_path / "html" / "index.html").write_text("book")
+    write_index(slides, decks, book_prefix="../html/")
+    assert '<a href="../html/index.html">← Back to the book</a>' in (slides / "index.html").read_text()
+
+
+def test_publish_copies_decks_with_book_links_and_leaves_private_files_out(tmp_path):
+    out, site = tmp_path / "slides", tmp_path / "html"
+    (out / "vendor").mkdir(parents=True)
+    (out / "vendor" / "slides.css").write_text("css")
+    (out / "01_a.html").write_text(standalone(DECK))
+    (out / f"{COURSE_TITLE}.html").write_text("title page")
+    (out / "decks.json").write_text(json.dumps([["01_a", "A"]]))
+    write_stamps(out, {"01_a": {"inputs": "x"}})
+    publish(out, site)
+    assert not (site / "slides").exists(), "no book built: nothing published"
+    site.mkdir()
+    (site / "index.html").write_text("book")
+    publish(out, site)
+    assert (site / "slides" / "01_a.html").read_text() == published(standalone(DECK))
+    assert (site / "slides" / "vendor" / "slides.css").read_text() == "css"
+    assert not (site / "slides" / f"{COURSE_TITLE}.html").exists() and read_stamps(site / "slides") == {}
+    assert "Back to the book" in (site / "slides" / "index.html").read_text()
+
+
+# --------------------------------------------------------------------------- stamps
+def test_digests_change_with_what_the_deck_is_made_from(tmp_path):
+    nb = tmp_path / "01_a.ipynb"
+    nb.write_text("one")
+    tooling = tooling_digest()
+    first = deck_digest(nb, tooling, {"01_a"}, "1:abc")
+    assert deck_digest(nb, tooling, {"01_a"}, None) is None, "not executed by the book: unknown"
+    assert first == deck_digest(nb, tooling, {"01_a"}, "1:abc")
+    assert first != deck_digest(nb, tooling, {"01_a"}, "2:abc")  # executed again
+    assert first != deck_digest(nb, tooling, {"01_a", "02_b"}, "1:abc")  # a new deck to link to
+    assert first != deck_digest(nb, "other tooling", {"01_a"}, "1:abc")
+    quick = quick_digest(nb, tooling, {"01_a"}, "cache 1")
+    assert quick != quick_digest(nb, tooling, {"01_a"}, "cache 2")
+    nb.write_text("two")
+    assert first != deck_digest(nb, tooling, {"01_a"}, "1:abc") and quick != quick_digest(nb, tooling, {"01_a"}, "cache 1")
+
+
+def test_the_tooling_digest_covers_every_slide_module_and_template_file():
+    files = set(tooling_files())
+    for path in [SCRIPTS / "build_slides.py", SCRIPTS / "myst_convert.py", SCRIPTS / "build_paths.py",
+                 *HERE.glob("*.py"), HERE / "slides.css", HERE / "index.html", *(HERE / "template").iterdir()]:  # fmt: skip
+        assert path in files, f"{path.name} is not in the tooling digest"
+    assert not [p for p in files if "__pycache__" in p.parts]
+    assert tooling_digest() == tooling_digest()
+
+
+def test_stamps_round_trip_and_a_broken_file_reads_as_none(tmp_path):
+    write_stamps(tmp_path, {"a": {"inputs": "1"}})
+    assert read_stamps(tmp_path) == {"a": {"inputs": "1"}}
+    (tmp_path / ".inputs.json").write_text("{not json")
+    assert read_stamps(tmp_path) == {}
+
+
+@pytest.mark.parametrize("name", ["build_slides", "build_handouts"])
+def test_build_handouts_still_finds_what_it_imports_from_build_slides(name):
+    import importlib
+
+    module = importlib.import_module(name)
+    for attr in ("COURSE", "COURSE_TITLE", "OUT", "SITE", "TITLE", "read_stamps", "sync", "write_index", "write_stamps"):
+        assert hasattr(module, attr), f"{name} has no {attr}"
