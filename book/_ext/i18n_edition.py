@@ -7,6 +7,8 @@ the same execution cache. This extension gives both editions:
 - a language switch in every page's header: a plain link (so it works with the
   keyboard and without JavaScript) to the same page in the other language;
 - ``<html lang>`` as a language tag ("zh-CN"), not Sphinx's "zh_CN";
+- on a Chinese page, the links to the slides lead to the English slides (the slides are
+  not translated yet);
 - on a Chinese page whose catalogue is not declared complete
   (locale/zh_CN/complete.txt) a notice that the page is not translated yet; its
   untranslated paragraphs show the English text;
@@ -109,6 +111,12 @@ def _page_context(app, pagename, templatename, context, doctree) -> None:
         links.append(f'<a class="lang-switch__link" href="{href}" hreflang="{other_tag}" lang="{other_tag}">{name}</a>')
     context["lang_switch_links"] = links
     body = context.get("body")
+    if body and lang != "en":
+        # Pages link to the slides beside the English pages (slides_link.py); the slides are
+        # English only for now, one folder up from this edition.
+        up = "../" * pagename.count("/")
+        body = body.replace(f'href="{up}slides/', f'href="{up}../slides/')
+        context["body"] = body
     if (
         lang != "en"
         and body
@@ -135,9 +143,14 @@ def _patch_render_image() -> None:
     def render_image(self, data):
         env = getattr(self.renderer.document.settings, "env", None)
         lang = env.config.language if env is not None else None
-        translated = (data.output_metadata.get(METADATA_KEY) or {}).get(data.mime_type) or {}
+        extra = data.output_metadata.get(METADATA_KEY) or {}
+        translated = extra.get(data.mime_type) or {}
         if lang and lang in translated:
-            data = replace(data, content=translated[lang])
+            metadata = dict(data.output_metadata)
+            alt = (extra.get("alt") or {}).get(lang)
+            if alt:
+                metadata[data.mime_type] = {**metadata.get(data.mime_type, {}), "alt": alt}
+            data = replace(data, content=translated[lang], output_metadata=metadata)
         return original(self, data)
 
     render_image._i18n = True
@@ -149,6 +162,6 @@ def setup(app):
     app.connect("config-inited", _config_inited)
     app.connect("builder-inited", _builder_inited, priority=900)  # after myst-nb's
     app.connect("env-before-read-docs", _require_cached)
-    app.connect("html-page-context", _page_context)
+    app.connect("html-page-context", _page_context, priority=600)  # after slides_link
     _patch_render_image()
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -13,6 +13,8 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
+from . import i18n  # translated labels (issue 11)
+
 # Okabe–Ito: distinguishable under every common colour-vision deficiency.
 OKABE_ITO = {
     "orange": "#E69F00",
@@ -152,7 +154,7 @@ def weight_bars(weights, labels: Sequence[str], *, title: str = "", ax=None, hig
     ax.bar(range(len(weights)), weights, color=colors)
     ax.set_xticks(range(len(weights)), labels=labels, rotation=45 if max(map(len, labels)) > 4 else 0)
     ax.set_ylim(0, 1)
-    ax.set_ylabel("weight")
+    ax.set_ylabel(i18n._("weight"))
     if title:
         ax.set_title(title)
     for i, w in enumerate(weights):
