@@ -97,8 +97,10 @@ def test_a_figure_is_drawn_in_both_languages_from_the_same_numbers():
         figure_bundle(build, alt=" ")
 
 
-def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes():
-    """Matplotlib warns 'Glyph … missing from font(s)' for every character it draws as a box."""
+def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes(caplog):
+    """Matplotlib warns 'Glyph … missing from font(s)' for every character it draws as a box,
+    and logs 'findfont: Failed to find font weight bold' (a notebook's stderr, which fails
+    the book's build) when the bold face is missing."""
     assert i18n.use_cjk_font(), "no CJK font: scripts/setup.sh installs fonts-noto-cjk"
     labels = [s for s, _fuzzy in read_po(i18n.LOCALE / "zh_CN.po").values()]
     import matplotlib.pyplot as plt
@@ -107,5 +109,7 @@ def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes():
         warnings.simplefilter("error")
         with language("zh_CN"):
             fig = weight_bars([0.5, 0.5], ["我", "猫"], title="；".join(labels))
+            fig.axes[0].set_xlabel("粗体 bold", fontweight="bold")
             fig.canvas.draw()
         plt.close(fig)
+    assert not [r for r in caplog.records if "findfont" in r.getMessage()], caplog.text

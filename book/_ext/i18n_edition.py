@@ -56,7 +56,23 @@ def twin_href(pagename: str, this_lang: str, other_lang: str) -> str:
     return f"{up}{there + '/' if there else ''}{pagename}.html"
 
 
+def _translated(lang: str, docname: str, message: str) -> str:
+    """`message` as the catalogue of `docname` translates it (the message itself if it does not)."""
+    from babel.messages.pofile import read_po
+
+    path = ROOT / "locale" / lang / "LC_MESSAGES" / f"{docname}.po"
+    if not path.exists():
+        return message
+    with path.open("rb") as f:
+        entry = read_po(f).get(message)
+    return entry.string if entry is not None and entry.string and not entry.fuzzy else message
+
+
 def _config_inited(app, config) -> None:
+    lang = config.language or "en"
+    if lang != "en" and config.html_title:
+        # the book's title, as the root page's catalogue translates its heading
+        config.html_title = _translated(lang, config.root_doc, config.html_title)
     config.templates_path.append(str(TEMPLATES))
     options = config.html_theme_options
     end = list(options.get("article_header_end") or ["article-header-buttons.html"])
@@ -159,7 +175,7 @@ def _patch_render_image() -> None:
 
 def setup(app):
     app.add_config_value("i18n_require_cached", False, "env")
-    app.connect("config-inited", _config_inited)
+    app.connect("config-inited", _config_inited, priority=900)  # after sphinx_external_toc sets root_doc
     app.connect("builder-inited", _builder_inited, priority=900)  # after myst-nb's
     app.connect("env-before-read-docs", _require_cached)
     app.connect("html-page-context", _page_context, priority=600)  # after slides_link

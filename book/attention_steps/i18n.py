@@ -141,15 +141,15 @@ def for_javascript() -> dict:
 
 
 # ----------------------------------------------------------------------------- fonts
-def _cjk_font_file() -> str | None:
-    known = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
-    if known.exists():
-        return str(known)
-    if shutil.which("fc-match"):
+def _cjk_font_files() -> list[str]:
+    """Noto Sans CJK's files (regular and bold), from Debian's path or fontconfig."""
+    folder = Path("/usr/share/fonts/opentype/noto")
+    if not (folder / "NotoSansCJK-Regular.ttc").exists() and shutil.which("fc-match"):
         out = subprocess.run(["fc-match", "-f", "%{file}", f"{CJK_FONT}:lang=zh-cn"], capture_output=True, text=True)
-        if out.returncode == 0 and "CJK" in out.stdout:
-            return out.stdout.strip()
-    return None
+        if out.returncode != 0 or "CJK" not in out.stdout:
+            return []
+        folder = Path(out.stdout.strip()).parent
+    return [str(p) for p in sorted(folder.glob("NotoSansCJK-*.tt[cf]"))]
 
 
 def use_cjk_font() -> bool:
@@ -157,13 +157,12 @@ def use_cjk_font() -> bool:
     import matplotlib
     from matplotlib import font_manager
 
+    known = {getattr(f, "fname", "") for f in font_manager.fontManager.ttflist}
+    for path in _cjk_font_files():
+        if path not in known:
+            font_manager.fontManager.addfont(path)  # a .ttc adds every face, SC among them
     if not any(f.name == CJK_FONT for f in font_manager.fontManager.ttflist):
-        path = _cjk_font_file()
-        if path is None:
-            return False
-        font_manager.fontManager.addfont(path)  # a .ttc adds every face, SC among them
-        if not any(f.name == CJK_FONT for f in font_manager.fontManager.ttflist):
-            return False
+        return False
     # Matplotlib falls back font by font along font.family (a generic family such as
     # "sans-serif" counts as one font): the CJK font after the book's, for the glyphs it lacks.
     family = matplotlib.rcParams["font.family"]
