@@ -68,11 +68,14 @@ def _translated(lang: str, docname: str, message: str) -> str:
     return entry.string if entry is not None and entry.string and not entry.fuzzy else message
 
 
-def _config_inited(app, config) -> None:
+def _translate_title(app, config) -> None:
     lang = config.language or "en"
     if lang != "en" and config.html_title:
         # the book's title, as the root page's catalogue translates its heading
         config.html_title = _translated(lang, config.root_doc, config.html_title)
+
+
+def _config_inited(app, config) -> None:
     config.templates_path.append(str(TEMPLATES))
     options = config.html_theme_options
     end = list(options.get("article_header_end") or ["article-header-buttons.html"])
@@ -115,7 +118,9 @@ def _require_cached(app, env, docnames) -> None:
         )
 
 
-def _page_context(app, pagename, templatename, context, doctree) -> None:
+def _switch_context(app, pagename, templatename, context, doctree) -> None:
+    """The switch's links and the page's language tag. Early (priority 100): the PyData theme
+    drops header templates that render empty, and renders them to find out."""
     lang = app.config.language or "en"
     _, tag, _, _ = _edition(lang)
     context["language"] = tag  # <html lang="zh-CN">
@@ -126,6 +131,10 @@ def _page_context(app, pagename, templatename, context, doctree) -> None:
         href = html.escape(twin_href(pagename, lang, other))
         links.append(f'<a class="lang-switch__link" href="{href}" hreflang="{other_tag}" lang="{other_tag}">{name}</a>')
     context["lang_switch_links"] = links
+
+
+def _page_context(app, pagename, templatename, context, doctree) -> None:
+    lang = app.config.language or "en"
     body = context.get("body")
     if body and lang != "en":
         # Pages link to the slides beside the English pages (slides_link.py); the slides are
@@ -175,9 +184,18 @@ def _patch_render_image() -> None:
 
 def setup(app):
     app.add_config_value("i18n_require_cached", False, "env")
-    app.connect("config-inited", _config_inited, priority=900)  # after sphinx_external_toc sets root_doc
+    # Sphinx does not see a change to an extension's code: this one's source and template are
+    # part of the configuration, so a change to them rewrites every page (the switch is in each).
+    import hashlib
+
+    sources = [Path(__file__), TEMPLATES / "lang-switch.html"]
+    app.add_config_value("i18n_edition_source", hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest(), "html")
+    # the header's items: before the theme reads its options
+    app.connect("config-inited", _config_inited)
+    app.connect("config-inited", _translate_title, priority=900)  # after sphinx_external_toc sets root_doc
     app.connect("builder-inited", _builder_inited, priority=900)  # after myst-nb's
     app.connect("env-before-read-docs", _require_cached)
+    app.connect("html-page-context", _switch_context, priority=100)
     app.connect("html-page-context", _page_context, priority=600)  # after slides_link
     _patch_render_image()
     return {"parallel_read_safe": True, "parallel_write_safe": True}
