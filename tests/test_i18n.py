@@ -205,3 +205,15 @@ def test_explorer_labels_follow_the_page_language(site, offline_page, edition, l
     panel = view.page.locator(".ase-temperature figcaption", has_text=label)
     panel.first.wait_for(state="visible", timeout=TIMEOUT_MS)
     assert not view.problems and not view.foreign, (view.problems, view.foreign)
+
+
+def test_chinese_sidebar_shows_the_parts_in_chinese():
+    """The parts of _toc.yml are messages of the root page's catalogue."""
+    from babel.messages.pofile import read_po
+
+    with (CATALOGUES / "book/intro.po").open("rb") as f:
+        catalogue = {m.id: m.string for m in read_po(f) if m.id}
+    for page in ("book/intro", "book/01_projection", "book/glossary"):
+        captions = [c.get_text(strip=True) for c in _soup(ZH / f"{page}.html").select("nav.bd-links p.caption")]
+        assert captions and all(CJK.search(c) for c in captions), (page, captions)
+        assert set(captions) <= set(catalogue.values())

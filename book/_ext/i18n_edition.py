@@ -23,6 +23,7 @@ the same execution cache. This extension gives both editions:
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,16 +57,33 @@ def twin_href(pagename: str, this_lang: str, other_lang: str) -> str:
     return f"{up}{there + '/' if there else ''}{pagename}.html"
 
 
-def _translated(lang: str, docname: str, message: str) -> str:
-    """`message` as the catalogue of `docname` translates it (the message itself if it does not)."""
+@lru_cache(maxsize=None)
+def _catalogue(lang: str, docname: str, mtime: float) -> dict[str, str]:
     from babel.messages.pofile import read_po
 
+    with (ROOT / "locale" / lang / "LC_MESSAGES" / f"{docname}.po").open("rb") as f:
+        return {m.id: m.string for m in read_po(f) if m.id and m.string and not m.fuzzy}
+
+
+def _translated(lang: str, docname: str, message: str) -> str:
+    """`message` as the catalogue of `docname` translates it (the message itself if it does not)."""
     path = ROOT / "locale" / lang / "LC_MESSAGES" / f"{docname}.po"
     if not path.exists():
         return message
-    with path.open("rb") as f:
-        entry = read_po(f).get(message)
-    return entry.string if entry is not None and entry.string and not entry.fuzzy else message
+    return _catalogue(lang, docname, path.stat().st_mtime).get(message, message)
+
+
+def _translate_toc_captions(app, doctree) -> None:
+    """The parts' captions (_toc.yml) in the root page's catalogue: sphinx-external-toc inserts
+    the toctrees after Sphinx has translated the page, so Sphinx leaves them in English."""
+    from sphinx import addnodes
+
+    lang = app.config.language or "en"
+    if lang == "en":
+        return
+    for node in doctree.findall(addnodes.toctree):
+        if node.get("caption"):
+            node["caption"] = _translated(lang, app.env.docname, node["caption"])
 
 
 def _translate_title(app, config) -> None:
@@ -77,6 +95,7 @@ def _translate_title(app, config) -> None:
 
 def _config_inited(app, config) -> None:
     config.templates_path.append(str(TEMPLATES))
+    config.html_static_path.append(str(Path(__file__).resolve().parent / "static"))
     options = config.html_theme_options
     end = list(options.get("article_header_end") or ["article-header-buttons.html"])
     if "lang-switch.html" not in end:
@@ -188,13 +207,15 @@ def setup(app):
     # part of the configuration, so a change to them rewrites every page (the switch is in each).
     import hashlib
 
-    sources = [Path(__file__), TEMPLATES / "lang-switch.html"]
+    sources = [Path(__file__), TEMPLATES / "lang-switch.html", Path(__file__).resolve().parent / "static" / "i18n.css"]
     app.add_config_value("i18n_edition_source", hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest(), "html")
     # the header's items: before the theme reads its options
     app.connect("config-inited", _config_inited)
     app.connect("config-inited", _translate_title, priority=900)  # after sphinx_external_toc sets root_doc
     app.connect("builder-inited", _builder_inited, priority=900)  # after myst-nb's
     app.connect("env-before-read-docs", _require_cached)
+    app.connect("doctree-read", _translate_toc_captions)
+    app.add_css_file("i18n.css")
     app.connect("html-page-context", _switch_context, priority=100)
     app.connect("html-page-context", _page_context, priority=600)  # after slides_link
     _patch_render_image()
