@@ -25,6 +25,7 @@ and the next build skips Sphinx when nothing changed.
 from __future__ import annotations
 
 import hashlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -109,15 +110,38 @@ def gettext() -> int:
     return _sphinx("gettext", BUILD / "gettext", BUILD / ".doctrees-gettext", {})
 
 
+def nothing_to_translate(msgid: str) -> bool:
+    """Maths, code, numbers and symbols only (a formula, the shapes in the notation table, a
+    measured time in a glued table): Sphinx shows such a message as it is."""
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\\[a-zA-Z]+|\{[^}]*\}", " ", msgid, flags=re.S)
+    return not re.search(r"[A-Za-z]{2,}", text)
+
+
 def update(lang: str) -> int:
+    """gettext, sphinx-intl update, then drop the messages with nothing to translate (computed
+    numbers change from run to run and would churn the catalogues)."""
+    from babel.messages.pofile import read_po, write_po
+
     status = gettext()
     if status:
         return status
-    return subprocess.call(
+    status = subprocess.call(
         [str(Path(sys.executable).parent / "sphinx-intl"), "update", "-p", str(BUILD / "gettext"),
          "-d", str(LOCALE), "-l", lang, "-w", "100"],
         cwd=ROOT,
     )
+    if status:
+        return status
+    for po in sorted((LOCALE / lang / "LC_MESSAGES").rglob("*.po")):
+        with po.open("rb") as f:
+            catalogue = read_po(f)
+        drop = [m.id for m in catalogue if m.id and nothing_to_translate(m.id)]
+        if drop or catalogue.obsolete:
+            for msgid in drop:
+                del catalogue[msgid]
+            with po.open("wb") as f:
+                write_po(f, catalogue, width=100, ignore_obsolete=False)
+    return 0
 
 
 def status(lang: str) -> int:

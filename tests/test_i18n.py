@@ -30,6 +30,8 @@ from conftest import HTML, ROOT
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 from i18n_edition import EDITIONS, complete_documents  # noqa: E402
 
+from build_lang import nothing_to_translate as _nothing_to_translate  # noqa: E402
+
 from attention_steps.i18n import read_po  # noqa: E402
 
 LANG = "zh_CN"
@@ -39,11 +41,6 @@ COMPLETE = complete_documents(LANG)
 CJK = re.compile(r"[\u3400-\u9fff]")
 
 
-def _nothing_to_translate(msgid: str) -> bool:
-    """Maths, code, numbers and symbols only (the shapes in the notation table, formulas):
-    Sphinx shows such a message as it is."""
-    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\\[a-zA-Z]+|\{[^}]*\}", " ", msgid, flags=re.S)
-    return not re.search(r"[A-Za-z]{2,}", text)
 
 
 def _pages(root: Path) -> list[str]:
