@@ -113,7 +113,7 @@ def gettext() -> int:
 def nothing_to_translate(msgid: str) -> bool:
     """Maths, code, numbers and symbols only (a formula, the shapes in the notation table, a
     measured time in a glued table): Sphinx shows such a message as it is."""
-    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\\[a-zA-Z]+|\{[^}]*\}", " ", msgid, flags=re.S)
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\\[a-zA-Z]+|\{[^}]*\}", " ", msgid, flags=re.DOTALL)
     return not re.search(r"[A-Za-z]{2,}", text)
 
 

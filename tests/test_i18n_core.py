@@ -8,7 +8,6 @@ import warnings
 
 import matplotlib
 import pytest
-
 from attention_steps import i18n
 from attention_steps.figures import weight_bars
 from attention_steps.i18n import _, figure_bundle, for_javascript, language, read_po

@@ -23,7 +23,7 @@ the same execution cache. This extension gives both editions:
 from __future__ import annotations
 
 import html
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def twin_href(pagename: str, this_lang: str, other_lang: str) -> str:
     return f"{up}{there + '/' if there else ''}{pagename}.html"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _catalogue(lang: str, docname: str, mtime: float) -> dict[str, str]:
     from babel.messages.pofile import read_po
 

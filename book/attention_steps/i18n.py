@@ -34,7 +34,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 LANGUAGES = ("en", "zh_CN")
@@ -88,7 +88,7 @@ def read_po(path: Path) -> dict[str, tuple[str, bool]]:
 
     def flush() -> None:
         nonlocal fuzzy
-        if "msgid" in fields and fields["msgid"]:
+        if fields.get("msgid"):
             entries[fields["msgid"]] = (fields.get("msgstr", ""), fuzzy)
         fields.clear()
         fuzzy = False
@@ -120,7 +120,7 @@ def read_po(path: Path) -> dict[str, tuple[str, bool]]:
     return entries
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """The usable translations (not fuzzy, not empty) for `lang`; English has none."""
     _check(lang)
@@ -145,7 +145,7 @@ def _cjk_font_files() -> list[str]:
     """Noto Sans CJK's files (regular and bold), from Debian's path or fontconfig."""
     folder = Path("/usr/share/fonts/opentype/noto")
     if not (folder / "NotoSansCJK-Regular.ttc").exists() and shutil.which("fc-match"):
-        out = subprocess.run(["fc-match", "-f", "%{file}", f"{CJK_FONT}:lang=zh-cn"], capture_output=True, text=True)
+        out = subprocess.run(["fc-match", "-f", "%{file}", f"{CJK_FONT}:lang=zh-cn"], capture_output=True, text=True, check=False)
         if out.returncode != 0 or "CJK" not in out.stdout:
             return []
         folder = Path(out.stdout.strip()).parent
