@@ -32,6 +32,14 @@ else
   .venv/bin/python scripts/book_fingerprint.py record
   step book
 fi
+# The other editions (issue 11), from the English build's execution cache: nothing runs
+# twice. ATTENTION_LANGS lists the editions (default "en zh_CN"); English is always built,
+# since the others read its cache. ATTENTION_LANGS=en builds English only.
+for lang in ${ATTENTION_LANGS:-en zh_CN}; do
+  [ "$lang" = en ] && continue
+  .venv/bin/python scripts/build_lang.py html "$lang" || exit 1
+  step "book $lang"
+done
 # The teacher's slides from the same executed notebooks, then their PDF handouts
 # (printed by the browser scripts/browser.py finds).
 .venv/bin/python scripts/build_slides.py
@@ -43,7 +51,7 @@ step handouts
 .venv/bin/python scripts/build_learner.py
 step learner
 echo
-echo "The book is in _build/html/. Open _build/html/index.html in a browser,"
+echo "The book is in _build/html/ (the Chinese edition in _build/html/zh_CN/). Open _build/html/index.html in a browser,"
 echo "or serve it: .venv/bin/python -m http.server -d _build/html 8000 -b 127.0.0.1"
 echo "The slides are in _build/slides/ (and _build/html/slides/): open _build/slides/index.html."
 echo "The learner's notebooks are in _build/learner/book/ (and _build/html/learner/)."

@@ -28,7 +28,7 @@ import shutil
 import struct
 import subprocess
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -73,7 +73,7 @@ def _png_size(uri: str) -> tuple[int, int] | None:
     return struct.unpack(">II", head[16:24]) if head[:8] == b"\x89PNG\r\n\x1a\n" else None
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck_slides(deck: str) -> list[dict]:
     """Per printed slide (reveal's leaf sections, in order): its PNG sizes, vector figures, maths."""
     soup = BeautifulSoup((SLIDES / f"{deck}.html").read_text(encoding="utf-8"), "html.parser")
@@ -115,7 +115,7 @@ def deck_slides(deck: str) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- the handout
-@lru_cache(maxsize=None)
+@cache
 def page_words(pdf: Path) -> list[list[list[tuple[float, float, float, float, str]]]]:
     """Per page, its lines, each a list of words (xMin, yMin, xMax, yMax, text), from pdftotext -bbox-layout."""
     pages = []
@@ -132,7 +132,7 @@ def _unescape(text: str) -> str:
     return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'").replace("&amp;", "&")
 
 
-@lru_cache(maxsize=None)
+@cache
 def page_images(pdf: Path) -> dict[int, list[tuple[int, int]]]:
     """Page number (from 1) -> (width, height) of each image drawn on it (pdfimages -list; soft masks left out)."""
     found: dict[int, list[tuple[int, int]]] = {}
@@ -306,7 +306,7 @@ def test_chinese_is_drawn_as_real_glyphs(tmp_path):
 
     pdf = _pdf("10_cross_attention")
     assert all(ch in _run("pdftotext", str(pdf), "-") for ch in "我爱猫"), "chapter 10's handout has no 我 爱 猫 as text"
-    for k, lines in enumerate(page_words(pdf), 1):
+    for k, lines in enumerate(page_words(pdf), 1):  # noqa: B007  (k is used after the loop)
         words = {w[4]: w for line in lines for w in line}
         if all(ch in words for ch in "我爱猫"):
             break

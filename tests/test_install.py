@@ -19,11 +19,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+import build_learner
 import pytest
 
 from conftest import ROOT
-
-import build_learner
 
 NOTEBOOK = os.environ.get("LEARNER_INSTALL_NOTEBOOK", "03_scaling")  # has an explorer, sympy and exercises
 PIP_TIMEOUT = 1200  # seconds: a cold pip cache on a busy machine

@@ -12,13 +12,12 @@ import json
 import re
 from pathlib import Path
 
+import build_learner
 import nbformat
 import pytest
 import yaml
 
 from conftest import HTML, ROOT
-
-import build_learner
 
 LEARNER = build_learner.OUT / "book"
 SOURCES = build_learner.notebooks()

@@ -24,11 +24,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+import build_learner
 import pytest
 
 from conftest import TIMEOUT_MS, is_local, new_context
-
-import build_learner
 
 LEARNER = build_learner.OUT
 DEFAULT = ["01_projection", "03_scaling"]

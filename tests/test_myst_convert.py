@@ -14,7 +14,6 @@ import re
 import myst_convert
 import nbformat
 import pytest
-from conftest import BOOK, HTML, ROOT
 from myst_convert import (
     MystConverter,
     admonition_div,
@@ -26,6 +25,8 @@ from myst_convert import (
     labels_of,
     linked_image,
 )
+
+from conftest import BOOK, HTML, ROOT
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nnot really").decode()
 GLUE = {

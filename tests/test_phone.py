@@ -74,7 +74,9 @@ def smallest_label_px() -> float:
     font size set in the figure code (points) at the figures' resolution (matplotlib's savefig.dpi)."""
     import matplotlib
 
-    import attention_steps.figures  # noqa: F401  (applies the book's style)
+    from attention_steps.plotting import use_book_style
+
+    use_book_style()
 
     sizes = []
     for path in (BOOK / "attention_steps").glob("*.py"):

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import build_paths
 import pytest
-from conftest import HTML, ROOT, TIMEOUT_MS, serve
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from conftest import HTML, ROOT, TIMEOUT_MS, serve
 
 SLIDES = build_paths.SLIDES
 

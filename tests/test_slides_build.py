@@ -11,7 +11,6 @@ import re
 
 import nbformat
 import pytest
-from conftest import ROOT
 from slides import COURSE_TITLE, HERE, TITLE
 from slides.chapters import chapters, title_of
 from slides.notebook import course_notebook, for_slides, slide_type
@@ -24,6 +23,8 @@ from slides.stamps import (
     tooling_files,
     write_stamps,
 )
+
+from conftest import ROOT
 
 SCRIPTS = ROOT / "scripts"
 

@@ -11,13 +11,15 @@ own figures live beside its topic module (`scaling_figures`, `heads_figures`, ..
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
 from .palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
+from . import i18n  # translated labels (issue 11)
 
 # Matplotlib settings for every figure in the book (readable on a phone and a projector).
 BOOK_STYLE = {
@@ -37,11 +39,15 @@ def use_book_style() -> None:
     """Make the book's style matplotlib's defaults from now on (a notebook's setup cell calls it:
     figures are drawn when the cell's output is rendered, after any `with` block has ended)."""
     plt.rcParams.update(BOOK_STYLE)
+    i18n.use_cjk_font()  # Chinese labels (issue 11): a CJK fallback after the book's font
 
 
-def book_style() -> AbstractContextManager:
+@contextmanager
+def book_style() -> Iterator[None]:
     """The book's style for the figures drawn (and saved) inside a `with` block only."""
-    return plt.rc_context(BOOK_STYLE)
+    with plt.rc_context(BOOK_STYLE):
+        i18n.use_cjk_font()
+        yield
 
 
 def shape_label(name: str, M: np.ndarray) -> str:
@@ -150,7 +156,7 @@ def weight_bars(weights, labels: Sequence[str], *, title: str = "", ax=None, hig
     ax.bar(range(len(weights)), weights, color=colors)
     ax.set_xticks(range(len(weights)), labels=labels, rotation=45 if max(map(len, labels)) > 4 else 0)
     ax.set_ylim(0, 1)
-    ax.set_ylabel("weight")
+    ax.set_ylabel(i18n._("weight"))
     if title:
         ax.set_title(title)
     for i, w in enumerate(weights):

@@ -12,8 +12,8 @@ import pytest
 
 from attention_steps import softmax, trace_attention
 from attention_steps.examples import i_love
-from attention_steps.explorers.data import D_K_VALUES, dk_states
 from attention_steps.exercises import solution
+from attention_steps.explorers.data import D_K_VALUES, dk_states
 from attention_steps.notation import bmatrix
 from attention_steps.scaling import STRATEGIES, saturation, score_samples, settles_below, strategy_sweep
 from reader import code, note_cells, page, prose

@@ -60,7 +60,8 @@ def _z(t, **kwargs):
     return _weights(t, **kwargs) @ (t.X_src[kwargs.get("source", REVERSED)] @ t.W_V)
 
 
-_ROW_OF_MAO = lambda t: t.inputs.index("猫")
+def _ROW_OF_MAO(t):  # the row that reads 猫
+    return t.inputs.index("猫")
 
 register(
     Exercise(

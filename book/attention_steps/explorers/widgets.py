@@ -14,6 +14,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from ..i18n import for_javascript
 from ..scaling import STRATEGIES
 
 HERE = Path(__file__).parent
@@ -32,6 +33,11 @@ class _Explorer(anywidget.AnyWidget):
 
     _css = traitlets.Unicode(_CSS).tag(sync=True)
     data = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        if "i18n" not in self.data:  # labels in every language (attention_steps.i18n)
+            self.data = {**self.data, "i18n": for_javascript()}
 
     def _check_index(self, proposal, count: int, name: str) -> int:
         i = proposal["value"]

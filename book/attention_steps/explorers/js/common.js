@@ -26,6 +26,16 @@ function h(tag, attrs = {}, children = []) {
   return node;
 }
 
+/** A label in the kernel's language if it is not English ($ATTENTION_LANG), else in the
+ * page's (<html lang="zh-CN"> in the book's Chinese edition). attention_steps.i18n puts every
+ * language's strings in data.i18n, so the one saved widget serves both editions. */
+function t(data, message) {
+  const i18n = (data && data.i18n) || {};
+  const kernel = i18n.lang || "en";
+  const lang = kernel !== "en" ? kernel : (document.documentElement.lang || "en").replace("-", "_");
+  return ((i18n.strings || {})[lang] || {})[message] || message;
+}
+
 /** Escape text for SVG/HTML markup. */
 function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);

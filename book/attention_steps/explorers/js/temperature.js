@@ -9,19 +9,19 @@ function render({ model, el }) {
 
   const slider = rangeControl({
     name: "temperature",
-    labelHtml: "Temperature <i>T</i> (log steps)",
+    labelHtml: t(data, "Temperature <i>T</i> (log steps)"),
     count: T.length,
     index: model.get("temperature_index"),
     valueText: (i) => `T = ${short(T[i])}`,
     onChange: (i) => { model.set("temperature_index", i); model.save_changes(); },
   });
   const weights = panel(`Weights softmax(s / <i>T</i>) for the scores s = (${data.scores.map((x) => short(Number(x.toPrecision(3)))).join(", ")})`);
-  const curve = panel("As <i>T</i> grows: largest weight falls, entropy rises");
+  const curve = panel(t(data, "As <i>T</i> grows: largest weight falls, entropy rises"));
   const numbers = numbersBlock();
-  const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: "The numbers that matter" }), numbers.root]);
+  const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: t(data, "The numbers that matter") }), numbers.root]);
   const lines = [
-    { label: "largest weight", colour: c.blue, dash: "" },
-    { label: "entropy ÷ ln n (1 = uniform)", colour: c.orange, dash: "6 3" },
+    { label: t(data, "largest weight"), colour: c.blue, dash: "" },
+    { label: t(data, "entropy ÷ ln n (1 = uniform)"), colour: c.orange, dash: "6 3" },
   ];
   curve.root.append(legend(lines));
   root.append(
@@ -45,13 +45,13 @@ function render({ model, el }) {
       { ...lines[1], values: data.states.map((s) => s.entropy / data.ln_n) },
     ];
     curve.drawing.innerHTML = linesSvg({
-      xLabels: T.map(short), series, marker: { series: 0, index: i }, xTitle: "temperature T (log scale)", yTitle: "", tickEvery: 4,
+      xLabels: T.map(short), series, marker: { series: 0, index: i }, xTitle: t(data, "temperature T (log scale)"), yTitle: "", tickEvery: 4,
       label: `Largest weight against temperature, from ${fmt(series[0].values[0], 2)} at T = ${short(T[0])} to ` +
         `${fmt(series[0].values[T.length - 1], 2)} at T = ${short(T[T.length - 1])}; marked at T = ${short(T[i])}.`,
     });
     numbers.show([
-      { key: "temperature", label: "temperature <i>T</i>", value: T[i], text: short(T[i]) },
-      { key: "max_weight", label: "largest weight", value: st.max_weight, text: fmt(st.max_weight) },
+      { key: "temperature", label: t(data, "temperature <i>T</i>"), value: T[i], text: short(T[i]) },
+      { key: "max_weight", label: t(data, "largest weight"), value: st.max_weight, text: fmt(st.max_weight) },
       { key: "entropy", label: `entropy (uniform: ${fmt(data.ln_n, 2)} nats)`, value: st.entropy, text: `${fmt(st.entropy)} nats` },
       { key: "gradient", label: "gradient size ‖∂a/∂s‖ = ‖J‖ / <i>T</i>", value: st.gradient, text: fmt(st.gradient) },
     ]);

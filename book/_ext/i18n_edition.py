@@ -1,0 +1,222 @@
+"""The book in two languages from one source (issue 11).
+
+The English book is built into _build/html/, the Chinese one (language=zh_CN,
+scripts/build_lang.py) into _build/html/zh_CN/, both from the same notebooks and
+the same execution cache. This extension gives both editions:
+
+- a language switch in every page's header: a plain link (so it works with the
+  keyboard and without JavaScript) to the same page in the other language;
+- ``<html lang>`` as a language tag ("zh-CN"), not Sphinx's "zh_CN";
+- on a Chinese page, the links to the slides lead to the English slides (the slides are
+  not translated yet);
+- on a Chinese page whose catalogue is not declared complete
+  (locale/zh_CN/complete.txt) a notice that the page is not translated yet; its
+  untranslated paragraphs show the English text;
+- for a translated edition: the notebooks' outputs (images) written to the English
+  build's _build/jupyter_execute, and a check that every notebook comes from the
+  execution cache (``i18n_require_cached``): one execution serves both editions;
+- figures drawn in both languages in one execution (attention_steps.i18n.show_figure
+  puts the translated PNGs in the output's metadata): a translated edition shows
+  its own language's PNG, with the same numbers, since it is the same figure.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+# Every edition: (Sphinx language, BCP 47 tag, the language's own name, output folder under _build/html).
+EDITIONS = [("en", "en", "English", ""), ("zh_CN", "zh-CN", "中文", "zh_CN")]
+METADATA_KEY = "attention_steps/i18n"  # output metadata: {"image/png": {"zh_CN": base64 PNG}}
+
+
+def _edition(lang: str | None):
+    for edition in EDITIONS:
+        if edition[0] == (lang or "en"):
+            return edition
+    raise ValueError(f"i18n_edition: language {lang!r} is not one of {[e[0] for e in EDITIONS]}")
+
+
+def complete_documents(lang: str) -> list[str]:
+    """The documents whose catalogue for `lang` is declared complete (locale/<lang>/complete.txt)."""
+    path = ROOT / "locale" / lang / "complete.txt"
+    if not path.exists():
+        return []
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [line for line in lines if line]
+
+
+def twin_href(pagename: str, this_lang: str, other_lang: str) -> str:
+    """The relative link from `pagename` in one edition to the same page in another."""
+    _, _, _, here = _edition(this_lang)
+    _, _, _, there = _edition(other_lang)
+    up = "../" * (pagename.count("/") + (1 if here else 0))
+    return f"{up}{there + '/' if there else ''}{pagename}.html"
+
+
+@cache
+def _catalogue(lang: str, docname: str, mtime: float) -> dict[str, str]:
+    from babel.messages.pofile import read_po
+
+    with (ROOT / "locale" / lang / "LC_MESSAGES" / f"{docname}.po").open("rb") as f:
+        return {m.id: m.string for m in read_po(f) if m.id and m.string and not m.fuzzy}
+
+
+def _translated(lang: str, docname: str, message: str) -> str:
+    """`message` as the catalogue of `docname` translates it (the message itself if it does not)."""
+    path = ROOT / "locale" / lang / "LC_MESSAGES" / f"{docname}.po"
+    if not path.exists():
+        return message
+    return _catalogue(lang, docname, path.stat().st_mtime).get(message, message)
+
+
+def _translate_toc_captions(app, doctree) -> None:
+    """The parts' captions (_toc.yml) in the root page's catalogue: sphinx-external-toc inserts
+    the toctrees after Sphinx has translated the page, so Sphinx leaves them in English."""
+    from sphinx import addnodes
+
+    lang = app.config.language or "en"
+    if lang == "en":
+        return
+    for node in doctree.findall(addnodes.toctree):
+        if node.get("caption"):
+            node["caption"] = _translated(lang, app.env.docname, node["caption"])
+
+
+def _translate_title(app, config) -> None:
+    lang = config.language or "en"
+    if lang != "en" and config.html_title:
+        # the book's title, as the root page's catalogue translates its heading
+        config.html_title = _translated(lang, config.root_doc, config.html_title)
+
+
+def _config_inited(app, config) -> None:
+    config.templates_path.append(str(TEMPLATES))
+    config.html_static_path.append(str(Path(__file__).resolve().parent / "static"))
+    options = config.html_theme_options
+    end = list(options.get("article_header_end") or ["article-header-buttons.html"])
+    if "lang-switch.html" not in end:
+        end.insert(0, "lang-switch.html")
+    options["article_header_end"] = end
+
+
+def _builder_inited(app) -> None:
+    lang = app.config.language or "en"
+    if lang == "en" or not hasattr(app.env, "mystnb_config"):
+        return
+    # myst-nb writes outputs to <outdir>/../jupyter_execute, i.e. _build/html/jupyter_execute
+    # for this edition: use the English build's folder beside the shared cache instead.
+    cache = Path(app.env.mystnb_config.execution_cache_path)
+    app.env.mystnb_config = app.env.mystnb_config.copy(output_folder=str(cache.parent / "jupyter_execute"))
+
+
+def _require_cached(app, env, docnames) -> None:
+    """A translated edition executes nothing: every notebook it reads must be in the cache."""
+    if not app.config.i18n_require_cached:
+        return
+    import nbformat
+    from jupyter_cache import get_cache
+
+    cache = get_cache(env.mystnb_config.execution_cache_path)
+    missing = []
+    for docname in docnames:
+        path = Path(env.doc2path(docname))
+        if path.suffix != ".ipynb":
+            continue
+        try:
+            cache.match_cache_notebook(nbformat.read(path, as_version=4))
+        except KeyError:
+            missing.append(str(path.relative_to(ROOT)))
+    if missing:
+        raise RuntimeError(
+            "i18n_edition: not in the execution cache (build the English book first, "
+            f"bash scripts/build.sh): {', '.join(missing)}"
+        )
+
+
+def _switch_context(app, pagename, templatename, context, doctree) -> None:
+    """The switch's links and the page's language tag. Early (priority 100): the PyData theme
+    drops header templates that render empty, and renders them to find out."""
+    lang = app.config.language or "en"
+    _, tag, _, _ = _edition(lang)
+    context["language"] = tag  # <html lang="zh-CN">
+    links = []
+    for other, other_tag, name, _ in EDITIONS:
+        if other == lang:
+            continue
+        href = html.escape(twin_href(pagename, lang, other))
+        links.append(f'<a class="lang-switch__link" href="{href}" hreflang="{other_tag}" lang="{other_tag}">{name}</a>')
+    context["lang_switch_links"] = links
+
+
+def _page_context(app, pagename, templatename, context, doctree) -> None:
+    lang = app.config.language or "en"
+    body = context.get("body")
+    if body and lang != "en":
+        # Pages link to the slides beside the English pages (slides_link.py); the slides are
+        # English only for now, one folder up from this edition.
+        up = "../" * pagename.count("/")
+        body = body.replace(f'href="{up}slides/', f'href="{up}../slides/')
+        context["body"] = body
+    if (
+        lang != "en"
+        and body
+        and pagename in app.env.all_docs
+        and pagename not in complete_documents(lang)
+    ):
+        notice = (
+            '<div class="admonition note i18n-untranslated" lang="zh-CN"><p>本页尚未译成中文，'
+            "下面是英文原文；数字和图与英文版相同。</p></div>\n"
+        )
+        context["body"] = notice + body
+
+
+def _patch_render_image() -> None:
+    """A translated edition shows the PNG drawn for its language, if the output has one."""
+    from dataclasses import replace
+
+    from myst_nb.core.render import NbElementRenderer
+
+    if getattr(NbElementRenderer.render_image, "_i18n", False):
+        return
+    original = NbElementRenderer.render_image
+
+    def render_image(self, data):
+        env = getattr(self.renderer.document.settings, "env", None)
+        lang = env.config.language if env is not None else None
+        extra = data.output_metadata.get(METADATA_KEY) or {}
+        translated = extra.get(data.mime_type) or {}
+        if lang and lang in translated:
+            metadata = dict(data.output_metadata)
+            alt = (extra.get("alt") or {}).get(lang)
+            if alt:
+                metadata[data.mime_type] = {**metadata.get(data.mime_type, {}), "alt": alt}
+            data = replace(data, content=translated[lang], output_metadata=metadata)
+        return original(self, data)
+
+    render_image._i18n = True
+    NbElementRenderer.render_image = render_image
+
+
+def setup(app):
+    app.add_config_value("i18n_require_cached", False, "env")
+    # Sphinx does not see a change to an extension's code: this one's source and template are
+    # part of the configuration, so a change to them rewrites every page (the switch is in each).
+    import hashlib
+
+    sources = [Path(__file__), TEMPLATES / "lang-switch.html", Path(__file__).resolve().parent / "static" / "i18n.css"]
+    app.add_config_value("i18n_edition_source", hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest(), "html")
+    # the header's items: before the theme reads its options
+    app.connect("config-inited", _config_inited)
+    app.connect("config-inited", _translate_title, priority=900)  # after sphinx_external_toc sets root_doc
+    app.connect("builder-inited", _builder_inited, priority=900)  # after myst-nb's
+    app.connect("env-before-read-docs", _require_cached)
+    app.connect("doctree-read", _translate_toc_captions)
+    app.add_css_file("i18n.css")
+    app.connect("html-page-context", _switch_context, priority=100)
+    app.connect("html-page-context", _page_context, priority=600)  # after slides_link
+    _patch_render_image()
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

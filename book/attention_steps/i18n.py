@@ -1,0 +1,219 @@
+"""Translated words on screen: figure labels, explorer controls, checker feedback.
+
+One mechanism for everything the code puts on screen (the pages' prose is translated
+by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see the README):
+
+- In Python, wrap an English string in ``_()``: ``ax.set_ylabel(_("weight"))``. It
+  returns the string in the current language, English if the catalogue has no
+  (or only a fuzzy) translation. English text is the key, as in gettext.
+- The catalogues are ``attention_steps/locale/<lang>.po`` (standard gettext .po
+  files, inside the package so that a pip-installed package has them too).
+- The current language is ``$ATTENTION_LANG`` (``zh_CN`` or ``en``, default ``en``),
+  or ``set_language("zh_CN")`` in a notebook, or ``with language("zh_CN"): ...``.
+- JavaScript (the explorers) gets every language's strings at once in its data,
+  ``for_javascript()``, and picks the page's language (``<html lang>``) or the
+  kernel's (``lang``): the book's single execution serves both editions.
+- Figures: ``show_figure(build, alt)`` draws the figure once per language from the
+  same data (``build`` is called under each language) and displays the current
+  language's PNG with the others in the output's metadata; the Chinese edition of
+  the book shows the Chinese PNG (book/_ext/i18n_edition.py). Same execution, same
+  numbers, labels in each language.
+- Chinese text in matplotlib needs a CJK font: ``use_cjk_font()`` (run by plotting.use_book_style / book_style, not on import)
+  adds Noto Sans CJK SC (Debian's fonts-noto-cjk, installed by scripts/setup.sh) to
+  ``font.family`` after the book's font: matplotlib draws each glyph the first font
+  lacks with the next, so Latin text keeps its font and no Chinese glyph is a box.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+LANGUAGES = ("en", "zh_CN")
+ENV = "ATTENTION_LANG"
+LOCALE = Path(__file__).resolve().parent / "locale"
+METADATA_KEY = "attention_steps/i18n"  # read by book/_ext/i18n_edition.py
+CJK_FONT = "Noto Sans CJK SC"
+
+_current: list[str] = []
+
+
+def _check(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}, got {lang!r} (from ${ENV} or set_language)")
+    return lang
+
+
+def current() -> str:
+    """The language strings are shown in now."""
+    return _current[-1] if _current else _check(os.environ.get(ENV) or "en")
+
+
+def set_language(lang: str) -> None:
+    """Show strings in `lang` from now on (in this kernel)."""
+    _current[:] = [_check(lang)]
+
+
+@contextmanager
+def language(lang: str) -> Iterator[None]:
+    """Show strings in `lang` inside the block."""
+    _current.append(_check(lang))
+    try:
+        yield
+    finally:
+        _current.pop()
+
+
+_PO_LINE = re.compile(r'^(msgid|msgstr|msgctxt)\s+"(.*)"\s*$|^"(.*)"\s*$')
+
+
+def _unquote(s: str) -> str:
+    return re.sub(r'\\(["\\nt])', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), s)
+
+
+def read_po(path: Path) -> dict[str, tuple[str, bool]]:
+    """msgid -> (msgstr, fuzzy) of a gettext .po file (obsolete entries left out)."""
+    entries: dict[str, tuple[str, bool]] = {}
+    fields: dict[str, str] = {}
+    fuzzy = False
+    current_field = None
+
+    def flush() -> None:
+        nonlocal fuzzy
+        if fields.get("msgid"):
+            entries[fields["msgid"]] = (fields.get("msgstr", ""), fuzzy)
+        fields.clear()
+        fuzzy = False
+
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line:
+            flush()
+            current_field = None
+            continue
+        if line.startswith("#~"):
+            continue
+        if line.startswith("#,"):
+            fuzzy = fuzzy or "fuzzy" in line
+            continue
+        if line.startswith("#"):
+            continue
+        m = _PO_LINE.match(line)
+        if not m:
+            raise ValueError(f"{path}: cannot read the line {raw!r}")
+        if m.group(1):
+            if m.group(1) == "msgid" and "msgid" in fields:
+                flush()
+            current_field = m.group(1)
+            fields[current_field] = _unquote(m.group(2))
+        elif current_field:
+            fields[current_field] += _unquote(m.group(3))
+    flush()
+    return entries
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """The usable translations (not fuzzy, not empty) for `lang`; English has none."""
+    _check(lang)
+    path = LOCALE / f"{lang}.po"
+    if lang == "en" or not path.exists():
+        return {}
+    return {k: v for k, (v, fuzzy) in read_po(path).items() if v and not fuzzy}
+
+
+def _(message: str) -> str:
+    """`message` (English) in the current language; English when not translated."""
+    return catalogue(current()).get(message, message)
+
+
+def for_javascript() -> dict:
+    """Every language's translations for a front end, and the kernel's language."""
+    return {"lang": current(), "strings": {lang: catalogue(lang) for lang in LANGUAGES if lang != "en"}}
+
+
+# ----------------------------------------------------------------------------- fonts
+def _cjk_font_files() -> list[str]:
+    """Noto Sans CJK's files (regular and bold), from Debian's path or fontconfig."""
+    folder = Path("/usr/share/fonts/opentype/noto")
+    if not (folder / "NotoSansCJK-Regular.ttc").exists() and shutil.which("fc-match"):
+        out = subprocess.run(["fc-match", "-f", "%{file}", f"{CJK_FONT}:lang=zh-cn"], capture_output=True, text=True, check=False)
+        if out.returncode != 0 or "CJK" not in out.stdout:
+            return []
+        folder = Path(out.stdout.strip()).parent
+    return [str(p) for p in sorted(folder.glob("NotoSansCJK-*.tt[cf]"))]
+
+
+def use_cjk_font() -> bool:
+    """Let matplotlib draw Chinese: Noto Sans CJK SC as a fallback font. False if none is installed."""
+    import matplotlib
+    from matplotlib import font_manager
+
+    known = {getattr(f, "fname", "") for f in font_manager.fontManager.ttflist}
+    for path in _cjk_font_files():
+        if path not in known:
+            font_manager.fontManager.addfont(path)  # a .ttc adds every face, SC among them
+    if not any(f.name == CJK_FONT for f in font_manager.fontManager.ttflist):
+        return False
+    # Matplotlib falls back font by font along font.family (a generic family such as
+    # "sans-serif" counts as one font): the CJK font after the book's, for the glyphs it lacks.
+    family = matplotlib.rcParams["font.family"]
+    family = [family] if isinstance(family, str) else list(family)
+    if CJK_FONT not in family:
+        matplotlib.rcParams["font.family"] = [*family, CJK_FONT]
+    return True
+
+
+# ----------------------------------------------------------------------------- figures
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> tuple[dict, dict]:
+    """Draw `build()` once per language; the display data and metadata for the current one.
+
+    `build` makes a matplotlib Figure from data already computed (call the core
+    outside it); `alt` is the alt text, or a function giving it in the current
+    language. Returns (data, metadata) for IPython.display.display(..., raw=True).
+    """
+    import matplotlib.pyplot as plt
+
+    use_cjk_font()  # the figures are drawn in Chinese too: a CJK fallback font
+    pngs: dict[str, str] = {}
+    alts: dict[str, str] = {}
+    for lang in LANGUAGES:
+        with language(lang):
+            fig = build()
+            try:
+                pngs[lang] = _png(fig)
+            finally:
+                plt.close(fig)
+            alts[lang] = alt() if callable(alt) else alt
+    if not all(a and a.strip() for a in alts.values()):
+        raise ValueError("alt text must describe the figure for readers who cannot see it")
+    here = current()
+    others = {lang: pngs[lang] for lang in LANGUAGES if lang != here}
+    data = {"image/png": pngs[here], "text/plain": f"<Figure: {alts[here][:60]}>"}
+    metadata = {
+        "image/png": {"alt": alts[here]},
+        METADATA_KEY: {"image/png": others, "alt": {lang: alts[lang] for lang in LANGUAGES if lang != here}},
+    }
+    return data, metadata
+
+
+def show_figure(build: Callable[[], object], alt: Callable[[], str] | str) -> None:
+    """Display a figure drawn in every language (see figure_bundle)."""
+    from IPython.display import display
+
+    data, metadata = figure_bundle(build, alt)
+    display(data, metadata=metadata, raw=True)

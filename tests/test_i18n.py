@@ -1,0 +1,215 @@
+"""The Chinese edition (issue 11): catalogues, twins, the language switch, the numbers.
+
+The rules, which widen as chapters are translated:
+
+- Every page of the English book has a twin at the same path under _build/html/zh_CN/.
+  A page whose catalogue is not yet complete is built too, showing the English text
+  under a notice (book/_ext/i18n_edition.py), so every link and switch works.
+- The documents listed in locale/zh_CN/complete.txt (now the intro and the glossary;
+  a chapter joins when its catalogue is done) must have every message translated and
+  none fuzzy, their catalogue must hold every message of the current English text
+  (a changed English sentence fails here until it is translated again), their
+  Chinese page shows no untranslated paragraph, and the numbers on the Chinese page
+  are the English page's numbers.
+- Every page of both editions has the language switch to its twin, and <html lang>.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import HTML, ROOT
+
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+from build_lang import nothing_to_translate as _nothing_to_translate
+from i18n_edition import EDITIONS, complete_documents
+
+from attention_steps.i18n import read_po
+
+LANG = "zh_CN"
+ZH = HTML / LANG
+CATALOGUES = ROOT / "locale" / LANG / "LC_MESSAGES"
+COMPLETE = complete_documents(LANG)
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+
+
+def _pages(root: Path) -> list[str]:
+    """Page names (book/intro, search, ...) of one edition's HTML pages."""
+    skip = {"_static", "_sources", "_images", "slides", LANG}
+    return sorted(
+        str(p.relative_to(root).with_suffix(""))
+        for p in root.rglob("*.html")
+        if not skip & set(p.relative_to(root).parts[:-1]) and p.name != "index.html"
+    )
+
+
+def _soup(path: Path) -> BeautifulSoup:
+    if not path.exists():
+        pytest.fail(f"{path} is not built: run `bash scripts/build.sh`")
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def test_complete_documents_are_named_and_exist():
+    assert COMPLETE, "locale/zh_CN/complete.txt lists no document"
+    for doc in COMPLETE:
+        assert (CATALOGUES / f"{doc}.po").exists(), f"{doc} is declared complete but has no catalogue"
+        assert list(ROOT.glob(f"{doc}.*")), f"{doc} is declared complete but is not a page of the book"
+
+
+@pytest.mark.parametrize("doc", COMPLETE)
+def test_complete_catalogue_has_no_untranslated_or_fuzzy_message(doc):
+    entries = read_po(CATALOGUES / f"{doc}.po")
+    fuzzy = [m for m, (_, f) in entries.items() if f]
+    missing = [m for m, (s, f) in entries.items() if not s and not f and not _nothing_to_translate(m)]
+    assert not fuzzy, f"{doc}: fuzzy translations (the English changed; translate again): {fuzzy[:3]}"
+    assert not missing, f"{doc}: untranslated messages: {missing[:3]}"
+
+
+@pytest.fixture(scope="module")
+def english_messages(tmp_path_factory):
+    """The messages of the current English text, extracted by Sphinx's gettext builder."""
+    out = ROOT / "_build" / "gettext"
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext"],
+                            cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+@pytest.mark.parametrize("doc", COMPLETE)
+def test_complete_catalogue_holds_the_current_english_text(doc, english_messages):
+    template = read_po(english_messages / f"{doc}.pot")
+    catalogue = read_po(CATALOGUES / f"{doc}.po")
+    stale = [m for m in template if not _nothing_to_translate(m) and not catalogue.get(m, ("", True))[0]]
+    assert not stale, (
+        f"{doc}: the English text has messages the catalogue does not translate; run "
+        f"`.venv/bin/python scripts/build_lang.py update {LANG}` and translate them: {stale[:3]}"
+    )
+
+
+def test_every_english_page_has_a_chinese_twin():
+    english = _pages(HTML)
+    assert "book/intro" in english and "book/glossary" in english
+    missing = [p for p in english if not (ZH / f"{p}.html").exists()]
+    assert not missing, f"pages with no Chinese twin: {missing}"
+    assert (ZH / "index.html").exists()
+
+
+@pytest.mark.parametrize("root,lang", [(HTML, "en"), (ZH, LANG)])
+def test_every_page_has_html_lang_and_a_switch_to_its_twin(root, lang):
+    tags = {e[0]: e[1] for e in EDITIONS}
+    pages = _pages(root)
+    assert len(pages) >= 15
+    for page in pages:
+        soup = _soup(root / f"{page}.html")
+        assert soup.html.get("lang") == tags[lang], f"{root.name}/{page}: <html lang={soup.html.get('lang')!r}>"
+        links = soup.select("nav.lang-switch a[href]")
+        assert links, f"{root.name}/{page}: no language switch"
+        for a in links:
+            target = (root / f"{page}.html").parent / a["href"]
+            assert target.resolve().exists(), f"{page}: the switch links to {a['href']}, which is not built"
+            other_root = HTML if a["hreflang"] == "en" else HTML / a["hreflang"].replace("-", "_")
+            assert target.resolve() == (other_root / f"{page}.html").resolve(), f"{page}: not the same page"
+            assert a.get("lang") == a["hreflang"]
+
+
+def _article(path: Path):
+    article = _soup(path).select_one("article.bd-article")
+    assert article is not None, f"{path}: no article"
+    return article
+
+
+def _numbers(article) -> Counter:
+    text = article.get_text(" ")
+    text = text.replace("\u2212", "-")
+    return Counter(re.findall(r"-?\d+(?:\.\d+)?", text))
+
+
+@pytest.mark.parametrize("doc", COMPLETE)
+def test_translated_page_has_the_english_numbers(doc):
+    english, chinese = _numbers(_article(HTML / f"{doc}.html")), _numbers(_article(ZH / f"{doc}.html"))
+    assert english, f"{doc}: no numbers found on the English page"
+    assert chinese == english, (
+        f"{doc}: numbers only in English {dict(english - chinese)}, only in Chinese {dict(chinese - english)}"
+    )
+
+
+@pytest.mark.parametrize("doc", COMPLETE)
+def test_translated_page_has_no_english_paragraph(doc):
+    article = _article(ZH / f"{doc}.html")
+    assert not article.select(".i18n-untranslated"), f"{doc} is complete but shows the not-translated notice"
+    left = []
+    for node in article.select("p, li > p, h1, h2, h3, dt, th"):
+        # code, its outputs, myst-nb's toggle labels and the slides link are not this page's text
+        # (the slides link and the checker's feedback are translated in a later step)
+        if node.find_parent(class_=["cell_output", "highlight", "slides-link"]) or node.find_parent("summary") \
+                or "slides-link" in node.get("class", []):
+            continue
+        text = node.get_text(" ", strip=True)
+        if not CJK.search(text) and not _nothing_to_translate(text):
+            left.append(text[:80])
+    assert not left, f"{doc}: English text on the Chinese page: {left[:5]}"
+
+
+def test_untranslated_chinese_pages_say_so():
+    for page in _pages(HTML):
+        if not page.startswith("book/"):
+            continue
+        notice = _soup(ZH / f"{page}.html").select(".i18n-untranslated")
+        assert bool(notice) == (page not in COMPLETE), page
+
+
+def test_chinese_edition_search_index_has_chinese_words():
+    """Sphinx splits Chinese with jieba when it is installed; without it, a whole run of
+    Chinese characters is one 'word' and a search for 注意力 finds nothing."""
+    import json
+
+    import jieba  # noqa: F401  (requirements.txt)
+
+    text = (ZH / "searchindex.js").read_text(encoding="utf-8")
+    index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    terms = set(index["terms"]) | set(index["titleterms"])
+    assert {"注意力", "术语表"} <= terms, sorted(t for t in terms if CJK.search(t))[:20]
+
+
+def test_chinese_figure_is_drawn_in_chinese_from_the_same_execution():
+    """The intro's bar chart: one execution, two PNGs; each edition shows its own, with its alt text."""
+    en = _article(HTML / "book/intro.html").select_one('img[alt*="Bar chart of the attention weights"]')
+    zh = _article(ZH / "book/intro.html").select_one('img[alt*="柱状图"]')
+    assert en is not None and zh is not None
+    assert Path(en["src"]).name != Path(zh["src"]).name
+    weight = re.search(r"weight (\d\.\d\d)", en["alt"]).group(1)
+    assert f"权重为 {weight}" in zh["alt"]
+
+
+@pytest.mark.parametrize("edition,label", [("", "The numbers that matter"), (f"{LANG}/", "关键数字")])
+def test_explorer_labels_follow_the_page_language(site, offline_page, edition, label):
+    """The temperature explorer, saved once by the English execution, labels itself in each
+    edition's language (attention_steps.i18n.for_javascript, t() in its JavaScript)."""
+    from conftest import TIMEOUT_MS
+
+    view = offline_page(viewport={"width": 1280, "height": 900})
+    view.page.goto(f"{site}/{edition}book/04_softmax.html", timeout=TIMEOUT_MS)
+    panel = view.page.locator(".ase-temperature figcaption", has_text=label)
+    panel.first.wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert not view.problems and not view.foreign, (view.problems, view.foreign)
+
+
+def test_chinese_sidebar_shows_the_parts_in_chinese():
+    """The parts of _toc.yml are messages of the root page's catalogue."""
+    from babel.messages.pofile import read_po
+
+    with (CATALOGUES / "book/intro.po").open("rb") as f:
+        catalogue = {m.id: m.string for m in read_po(f) if m.id}
+    for page in ("book/intro", "book/01_projection", "book/glossary"):
+        captions = [c.get_text(strip=True) for c in _soup(ZH / f"{page}.html").select("nav.bd-links p.caption")]
+        assert captions and all(CJK.search(c) for c in captions), (page, captions)
+        assert set(captions) <= set(catalogue.values())

@@ -1,0 +1,115 @@
+"""attention_steps.i18n: the one mechanism for words the code puts on screen (issue 11)."""
+
+from __future__ import annotations
+
+import base64
+import re
+import warnings
+
+import matplotlib
+import pytest
+
+from attention_steps import i18n
+from attention_steps.i18n import _, figure_bundle, for_javascript, language, read_po
+from attention_steps.plotting import weight_bars
+from conftest import BOOK
+
+matplotlib.use("Agg")
+
+# _("…") in Python and notebooks, t(data, "…") in the explorers' JavaScript
+JS_CALL = re.compile(r"""\bt\(data,\s*"((?:[^"\\]|\\.)*)"\)""")
+
+
+def _strings_in_code() -> set[str]:
+    import json
+
+    found: set[str] = set()
+    sources = [p.read_text(encoding="utf-8") for p in (BOOK / "attention_steps").rglob("*.py")]
+    for nb in BOOK.glob("*.ipynb"):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        sources += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    for text in sources:
+        # join adjacent literals inside _( ... ) so multi-line messages are found whole
+        for m in re.finditer(r"(?<!\w)_\(\s*((?:(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
+            parts = re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", m.group(1))
+            found.add("".join(a or b for a, b in parts).replace('\\"', '"').replace("\\'", "'"))
+    for js in (BOOK / "attention_steps" / "explorers" / "js").glob("*.js"):
+        found |= {m.replace('\\"', '"') for m in JS_CALL.findall(js.read_text(encoding="utf-8"))}
+    return found
+
+
+def test_every_string_on_screen_has_a_chinese_translation():
+    strings = _strings_in_code()
+    assert {"weight", 'where "it" looks (one head)', "The numbers that matter"} <= strings
+    catalogue = read_po(i18n.LOCALE / "zh_CN.po")
+    missing = sorted(s for s in strings if not catalogue.get(s, ("", True))[0] or catalogue[s][1])
+    assert not missing, f"add these to attention_steps/locale/zh_CN.po: {missing}"
+
+
+def test_translation_follows_the_current_language(monkeypatch):
+    monkeypatch.delenv(i18n.ENV, raising=False)
+    assert _("weight") == "weight"
+    with language("zh_CN"):
+        assert _("weight") == "权重"
+        assert _("a string nobody translated") == "a string nobody translated"
+    monkeypatch.setenv(i18n.ENV, "zh_CN")
+    assert _("weight") == "权重"
+
+
+def test_a_language_that_does_not_exist_is_named_in_the_error(monkeypatch):
+    with pytest.raises(ValueError, match=r"language must be one of .*'fr'"):
+        i18n.set_language("fr")
+    monkeypatch.setenv(i18n.ENV, "zh")
+    with pytest.raises(ValueError, match=r"ATTENTION_LANG"):
+        _("weight")
+
+
+def test_fuzzy_and_obsolete_translations_are_not_used(tmp_path):
+    po = tmp_path / "x.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: zh_CN\\n"\n\n'
+        '#, fuzzy\nmsgid "old"\nmsgstr "旧"\n\n'
+        'msgid ""\n"two "\n"lines"\nmsgstr "两行"\n\n'
+        '#~ msgid "gone"\n#~ msgstr "没了"\n',
+        encoding="utf-8",
+    )
+    assert read_po(po) == {"old": ("旧", True), "two lines": ("两行", False)}
+
+
+def test_javascript_gets_every_language_at_once():
+    data = for_javascript()
+    assert data["lang"] in i18n.LANGUAGES
+    assert data["strings"]["zh_CN"]["largest weight"] == "最大权重"
+
+
+def test_a_figure_is_drawn_in_both_languages_from_the_same_numbers():
+    weights = [0.1, 0.7, 0.2]
+
+    def build():
+        return weight_bars(weights, ["a", "b", "c"], title=_('where "it" looks (one head)'))
+
+    data, metadata = figure_bundle(build, alt=lambda: _("weight"))
+    assert data["image/png"] and metadata["image/png"]["alt"] == "weight"
+    zh = metadata[i18n.METADATA_KEY]["image/png"]["zh_CN"]
+    assert base64.b64decode(zh).startswith(b"\x89PNG") and zh != data["image/png"]
+    assert metadata[i18n.METADATA_KEY]["alt"]["zh_CN"] == "权重"
+    with pytest.raises(ValueError, match="alt text"):
+        figure_bundle(build, alt=" ")
+
+
+def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes(caplog):
+    """Matplotlib warns 'Glyph … missing from font(s)' for every character it draws as a box,
+    and logs 'findfont: Failed to find font weight bold' (a notebook's stderr, which fails
+    the book's build) when the bold face is missing."""
+    assert i18n.use_cjk_font(), "no CJK font: scripts/setup.sh installs fonts-noto-cjk"
+    labels = [s for s, _fuzzy in read_po(i18n.LOCALE / "zh_CN.po").values()]
+    import matplotlib.pyplot as plt
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with language("zh_CN"):
+            fig = weight_bars([0.5, 0.5], ["我", "猫"], title="；".join(labels))
+            fig.axes[0].set_xlabel("粗体 bold", fontweight="bold")
+            fig.canvas.draw()
+        plt.close(fig)
+    assert not [r for r in caplog.records if "findfont" in r.getMessage()], caplog.text
