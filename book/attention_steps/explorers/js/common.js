@@ -265,13 +265,23 @@ function warm(tasks) {
 }
 
 /**
- * The explorer's outer element. `data-lm-suppress-shortcuts` tells JupyterLab
- * (Lumino's command registry) not to run its keyboard shortcuts for keys
- * pressed inside: without it, notebook command mode takes the arrow keys from
- * a focused slider and moves to another cell.
+ * The explorer's outer element. Keys pressed on its controls stay in it: in
+ * JupyterLab (4.6) notebook command mode otherwise takes them from a focused
+ * slider or button (the arrows move to another cell, Enter edits a cell, A/B/D
+ * insert or delete cells). Tried in JupyterLab 4.6.6, `data-lm-suppress-shortcuts`
+ * on an ancestor did not keep the arrows (and would mute Shift+Enter too), so
+ * the explorer stops the keydown from bubbling up to the notebook. Keys with Ctrl,
+ * Alt or Meta, Shift+Enter (run the cell), Escape and Tab still reach it.
  */
 function explorerRoot(kind, extraClass) {
-  return h("div", { class: `ase-explorer ${extraClass}`, "data-explorer": kind, "data-lm-suppress-shortcuts": "true" });
+  const root = h("div", { class: `ase-explorer ${extraClass}`, "data-explorer": kind });
+  root.addEventListener("keydown", (e) => {
+    const control = e.target instanceof Element && e.target.closest("input, button, select, textarea, [tabindex]");
+    if (!control || e.ctrlKey || e.altKey || e.metaKey) return;
+    if (e.key === "Tab" || e.key === "Escape" || (e.shiftKey && e.key === "Enter")) return;
+    e.stopPropagation();
+  });
+  return root;
 }
 
 /** A panel: a figure with a caption above its drawing. */
