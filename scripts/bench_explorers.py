@@ -36,8 +36,9 @@ from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-import browser as finder  # noqa: E402
-from browser import TIMEOUT_MS, is_local, launch, new_context, serve  # noqa: E402
+import browser as finder
+from browser import TIMEOUT_MS, is_local, launch, new_context, serve
+
 KINDS = ("dk", "temperature", "heads", "who-attends")
 
 # Runs in the page: move one control `moves` times, timing each redraw and the wait for its frame.
@@ -76,7 +77,11 @@ FRAME_MS = 1000 / 60
 
 
 def pages(html: Path) -> list[str]:
-    return sorted(str(p.relative_to(html)) for p in html.rglob("*.html") if not p.relative_to(html).parts[0].startswith("_"))
+    return sorted(
+        str(p.relative_to(html))
+        for p in html.rglob("*.html")
+        if not p.relative_to(html).parts[0].startswith("_")
+    )
 
 
 def explorer_pages(html: Path) -> dict[str, str]:
@@ -93,7 +98,9 @@ def explorer_pages(html: Path) -> dict[str, str]:
 def new_page(browser, base: str, width: int = 1280):
     """A page that may load only from our server (as the book's tests demand)."""
     context = new_context(browser, viewport={"width": width, "height": 900})
-    context.route("**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort())
+    context.route(
+        "**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort()
+    )
     return context, context.new_page()
 
 
@@ -102,38 +109,56 @@ def weight(browser, base: str, html: Path, page_path: str) -> tuple[int, int, in
     context, page = new_page(browser, base)
     urls: set[str] = set()
     page.on("requestfinished", lambda r: urls.add(r.url))
-    page.goto(f"{base}/{page_path}", wait_until="networkidle")  # no request for 500 ms: every load has finished
+    page.goto(
+        f"{base}/{page_path}", wait_until="networkidle"
+    )  # no request for 500 ms: every load has finished
     context.close()
     own = 0
     for url in urls:
         path = unquote(urlparse(url).path).lstrip("/")
         # Shared by every page: _static/ (themes, MathJax, the widget manager) and the search index.
-        if path == page_path or not path.startswith("_images/") or not (html / path).is_file():
+        if (
+            path == page_path
+            or not path.startswith("_images/")
+            or not (html / path).is_file()
+        ):
             continue
         own += (html / path).stat().st_size
     text = (html / page_path).read_text(errors="ignore")
     start = text.find('<script type="application/vnd.jupyter.widget-state+json">')
-    state = len(text[start : text.find("</script>", start)].encode()) if start >= 0 else 0
+    state = (
+        len(text[start : text.find("</script>", start)].encode()) if start >= 0 else 0
+    )
     return (html / page_path).stat().st_size, own, state
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--html", type=Path, default=Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html")))
+    parser.add_argument(
+        "--html",
+        type=Path,
+        default=Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html")),
+    )
     parser.add_argument("--moves", type=int, default=200)
     args = parser.parse_args()
     if not (args.html / "index.html").exists():
-        print(f"no built book at {args.html}: build it first (scripts/build.sh)", file=sys.stderr)
+        print(
+            f"no built book at {args.html}: build it first (scripts/build.sh)",
+            file=sys.stderr,
+        )
         return 1
     from playwright.sync_api import sync_playwright
 
     base, server = serve(args.html)
     found = explorer_pages(args.html)
     print(f"# Explorers benchmark, {datetime.date.today()}, {platform.machine()} with {os.cpu_count()} cores, "
-          f"{finder.browser().version} headless, {args.moves} moves per control, book at {args.html}\n")  # fmt: skip
+          f"{finder.browser().version} headless, {args.moves} moves per control, book at {args.html}, "
+          f"load average {os.getloadavg()[0]:.1f} (frame timings need an idle machine)\n")  # fmt: skip
     with sync_playwright() as p:
         chromium = launch(p)
-        print("| explorer | page | control | redraw median (ms) | redraw worst (ms) | to next paint median (ms) | 90th percentile (ms) | worst (ms) | within a frame |")
+        print(
+            "| explorer | page | control | redraw median (ms) | redraw worst (ms) | to next paint median (ms) | 90th percentile (ms) | worst (ms) | within a frame |"
+        )
         print("|---|---|---|---:|---:|---:|---:|---:|---:|")
         for kind in KINDS:
             if kind not in found:
@@ -141,22 +166,30 @@ def main() -> int:
                 continue
             context, page = new_page(chromium, base)
             page.goto(f"{base}/{found[kind]}", wait_until="networkidle")
-            page.wait_for_selector(f".ase-explorer[data-explorer='{kind}']", timeout=TIMEOUT_MS)
+            page.wait_for_selector(
+                f".ase-explorer[data-explorer='{kind}']", timeout=TIMEOUT_MS
+            )
             controls = page.evaluate(
                 f"[...new Set([...document.querySelectorAll(\".ase-explorer[data-explorer='{kind}'] [data-control]\")].map(c => c.dataset.control))]"
             )
             for control in controls:
-                t = page.evaluate(MOVE, {"kind": kind, "control": control, "moves": args.moves})
+                t = page.evaluate(
+                    MOVE, {"kind": kind, "control": control, "moves": args.moves}
+                )
                 r, f = t["redraw"], t["paint"]
                 within = sum(x <= FRAME_MS for x in f) / len(f)
                 print(f"| {kind} | {found[kind]} | {control} | {statistics.median(r):.2f} | {max(r):.2f} | "
                       f"{statistics.median(f):.2f} | {statistics.quantiles(f, n=10)[-1]:.2f} | {max(f):.2f} | {within:.0%} |")  # fmt: skip
             context.close()
-        print("\n| page | HTML (KB) | of which widget state (KB) | own images (KB) | total beyond _static/ (KB) |")
+        print(
+            "\n| page | HTML (KB) | of which widget state (KB) | own images (KB) | total beyond _static/ (KB) |"
+        )
         print("|---|---:|---:|---:|---:|")
         for page_path in pages(args.html):
             size, own, state = weight(chromium, base, args.html, page_path)
-            print(f"| {page_path} | {size / 1024:.0f} | {state / 1024:.0f} | {own / 1024:.0f} | {(size + own) / 1024:.0f} |")
+            print(
+                f"| {page_path} | {size / 1024:.0f} | {state / 1024:.0f} | {own / 1024:.0f} | {(size + own) / 1024:.0f} |"
+            )
         chromium.close()
     server.shutdown()
     return 0

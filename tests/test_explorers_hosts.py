@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -67,9 +66,13 @@ def misaligned(pairs: list[list[dict]]) -> list[str]:
             overlap = min(dt["bottom"], dd["bottom"]) - max(dt["top"], dd["top"])
             shortest = min(dt["bottom"] - dt["top"], dd["bottom"] - dd["top"])
             if shortest <= 0 or overlap < 0.5 * shortest:
-                problems.append(f"{row['label']!r} (top {dt['top']:.0f}) is not on the row of its value {row['value']!r} (top {dd['top']:.0f})")
+                problems.append(
+                    f"{row['label']!r} (top {dt['top']:.0f}) is not on the row of its value {row['value']!r} (top {dd['top']:.0f})"
+                )
             if dd["left"] < dt["right"] - 1:
-                problems.append(f"the value {row['value']!r} starts left of the end of its label {row['label']!r}")
+                problems.append(
+                    f"the value {row['value']!r} starts left of the end of its label {row['label']!r}"
+                )
             if dt["top"] < previous_top - 1:
                 problems.append(f"{row['label']!r} is above the row before it")
             previous_top = dt["top"]
@@ -95,19 +98,35 @@ def notebook(kinds=KINDS) -> dict:
         return {"cell_type": kind, "id": secrets.token_hex(4), "metadata": {}, "source": source,
                 **({"outputs": [], "execution_count": None} if kind == "code" else {})}  # fmt: skip
 
-    cells = [cell("code", "from attention_steps.explorers import dk_explorer, heads_explorer, temperature_explorer, who_attends_explorer")]
+    cells = [
+        cell(
+            "code",
+            "from attention_steps.explorers import dk_explorer, heads_explorer, temperature_explorer, who_attends_explorer",
+        )
+    ]
     for kind in kinds:
-        cells += [cell("code", CALLS[kind]), cell("markdown", f"After the {kind} explorer.")]
+        cells += [
+            cell("code", CALLS[kind]),
+            cell("markdown", f"After the {kind} explorer."),
+        ]
     return {
         "cells": cells,
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "metadata": {
+            "kernelspec": {
+                "name": "python3",
+                "display_name": "Python 3",
+                "language": "python",
+            }
+        },
         "nbformat": 4,
         "nbformat_minor": 5,
     }
 
 
 def write_theme(settings: Path, theme: str):
-    path = settings / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    path = (
+        settings / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"theme": theme}))
 
@@ -118,16 +137,23 @@ def jupyterlab(folder: Path):
     port, token = free_port(), secrets.token_hex(16)
     settings = folder / "settings"
     # No news or update checks (they would ask the network), light theme to start.
-    notification = settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    notification = (
+        settings
+        / "@jupyterlab"
+        / "apputils-extension"
+        / "notification.jupyterlab-settings"
+    )
     notification.parent.mkdir(parents=True, exist_ok=True)
-    notification.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    notification.write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
     write_theme(settings, "JupyterLab Light")
     for name in ("config", "runtime", "ipython", "workspaces", "work"):
         (folder / name).mkdir(exist_ok=True)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folder / "config"), "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
            "IPYTHONDIR": str(folder / "ipython"), "PYTHONPATH": os.pathsep.join([str(BOOK), os.environ.get("PYTHONPATH", "")]),
            "JUPYTERLAB_SETTINGS_DIR": str(settings), "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces")}  # fmt: skip
-    log = open(folder / "lab.log", "w")
+    log = open(folder / "lab.log", "w")  # noqa: SIM115 (closed in the finally below, after the server stops)
     process = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.port_retries=0",
          "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder / 'work'}",
@@ -141,12 +167,18 @@ def jupyterlab(folder: Path):
         deadline = time.monotonic() + TIMEOUT_MS / 1000
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5):
+                with urllib.request.urlopen(
+                    f"{base}/api/status?token={token}", timeout=5
+                ):
                     break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"JupyterLab did not start:\n{(folder / 'lab.log').read_text()}") from None
-                time.sleep(0.25)  # polling a server that is starting, not waiting for time to pass
+                    raise RuntimeError(
+                        f"JupyterLab did not start:\n{(folder / 'lab.log').read_text()}"
+                    ) from None
+                time.sleep(
+                    0.25
+                )  # polling a server that is starting, not waiting for time to pass
         yield base, token, settings
     finally:
         process.terminate()
@@ -163,16 +195,22 @@ def open_notebook(browser, base, token, name, theme_light: bool, width=1280):
     p.page.goto(f"{base}/lab/tree/{name}?token={token}", wait_until="domcontentloaded")
     page = p.page
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=TIMEOUT_MS)
-    page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(theme_light).lower()}'", timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        f"document.body.dataset.jpThemeLight === '{str(theme_light).lower()}'",
+        timeout=TIMEOUT_MS,
+    )
     # The kernel is ready when the status bar says so (it can take a while to start on a busy machine).
     page.wait_for_function(
-        "[...document.querySelectorAll('.jp-StatusBar-TextItem')].some(e => /\\|\\s*Idle/.test(e.textContent))", timeout=TIMEOUT_MS
+        "[...document.querySelectorAll('.jp-StatusBar-TextItem')].some(e => /\\|\\s*Idle/.test(e.textContent))",
+        timeout=TIMEOUT_MS,
     )
     page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     for kind in KINDS:
-        page.locator(f".ase-explorer[data-explorer='{kind}']").first.wait_for(timeout=TIMEOUT_MS)
+        page.locator(f".ase-explorer[data-explorer='{kind}']").first.wait_for(
+            timeout=TIMEOUT_MS
+        )
     return p
 
 
@@ -189,7 +227,11 @@ ACTIVE = "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findInde
 
 def check_keyboard(page):
     """A slider and the token picker answer the arrow keys; the notebook's active cell stays."""
-    for kind, control in (("dk", "input[type=range]"), ("heads", "input[type=range]"), ("who-attends", "button[aria-pressed='true']")):
+    for kind, control in (
+        ("dk", "input[type=range]"),
+        ("heads", "input[type=range]"),
+        ("who-attends", "button[aria-pressed='true']"),
+    ):
         root = page.locator(f".ase-explorer[data-explorer='{kind}']").first
         target = root.locator(control).first
         target.scroll_into_view_if_needed()
@@ -201,20 +243,30 @@ def check_keyboard(page):
             before = root.evaluate(read)
             page.keyboard.press(key)
             root.page.wait_for_function(
-                f"([r, v]) => ({read})(r) !== v", arg=[root.element_handle(), before], timeout=TIMEOUT_MS
+                f"([r, v]) => ({read})(r) !== v",
+                arg=[root.element_handle(), before],
+                timeout=TIMEOUT_MS,
             )
-            assert page.evaluate(ACTIVE) == before_cell, f"{key} on the {kind} explorer moved the notebook's active cell"
-            assert page.evaluate("document.activeElement.closest('.ase-explorer') !== null"), f"{key} took the focus out of the {kind} explorer"
+            assert page.evaluate(ACTIVE) == before_cell, (
+                f"{key} on the {kind} explorer moved the notebook's active cell"
+            )
+            assert page.evaluate(
+                "document.activeElement.closest('.ase-explorer') !== null"
+            ), f"{key} took the focus out of the {kind} explorer"
 
 
 @pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
 def test_explorers_in_jupyterlab(browser, lab, theme):
     base, token, settings = lab
     write_theme(settings, theme)
-    p = open_notebook(browser, base, token, "explorers.ipynb", theme_light=theme.endswith("Light"))
+    p = open_notebook(
+        browser, base, token, "explorers.ipynb", theme_light=theme.endswith("Light")
+    )
     try:
         for kind in KINDS:
-            assert_panels_line_up(p.page.locator(f".ase-explorer[data-explorer='{kind}']").first)
+            assert_panels_line_up(
+                p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
+            )
         check_keyboard(p.page)
         assert not p.foreign, f"JupyterLab asked other hosts: {p.foreign[:5]}"
     finally:
@@ -223,7 +275,10 @@ def test_explorers_in_jupyterlab(browser, lab, theme):
 
 # ----------------------------------------------------------------------------- host-like CSS
 @pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
-@pytest.mark.parametrize("host", ["vscode-light", "vscode-dark", "colab-light", "colab-dark", "jupyterlab-light"])
+@pytest.mark.parametrize(
+    "host",
+    ["vscode-light", "vscode-dark", "colab-light", "colab-dark", "jupyterlab-light"],
+)
 @pytest.mark.parametrize("kind", KINDS)
 def test_explorer_panel_under_host_css(site, offline_page, kind, host):
     """The book's explorer page with a host's kind of notebook CSS added on top."""
