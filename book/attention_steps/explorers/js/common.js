@@ -210,18 +210,88 @@ function radioGroup({ name, legendText, options, value, onChange }) {
  * The numbers that matter, as a definition list that is also an aria-live
  * region. Each value carries data-key and data-value (the number as received)
  * so tests can compare what is shown with the core.
+ *
+ * Each label and its value sit in their own row (a div, which HTML allows
+ * around a dt/dd group), so they stay side by side even under a host's own
+ * dl/dt/dd rules. The rows are built once; a redraw only changes the values
+ * that changed.
  */
 function numbersBlock() {
   const root = h("dl", { class: "ase-numbers", "aria-live": "polite", "aria-atomic": "true" });
+  let labels = "", values = [];
   const show = (entries) => {
-    root.replaceChildren(
-      ...entries.flatMap((e) => [
-        h("dt", { html: e.label }),
-        h("dd", { "data-key": e.key, "data-value": e.value, text: e.text }),
-      ])
-    );
+    const now = entries.map((e) => `${e.key}\u0000${e.label}`).join("\u0001");
+    if (now !== labels) {
+      labels = now;
+      values = entries.map((e) => h("dd", { "data-key": e.key }));
+      root.replaceChildren(...entries.map((e, k) => h("div", { class: "ase-row" }, [h("dt", { html: e.label }), values[k]])));
+    }
+    entries.forEach((e, k) => {
+      const dd = values[k], value = String(e.value);
+      if (dd.dataset.value !== value) dd.dataset.value = value;
+      if (dd.textContent !== e.text) dd.textContent = e.text;
+    });
   };
   return { root, show };
+}
+
+/**
+ * Drawings kept as nodes, by state: the markup of a state is parsed once, and
+ * showing it again swaps its node in (no string building, no HTML parsing),
+ * so a change costs little more than the browser's own style and paint.
+ * `warm` builds the other states in idle time, so even a first visit is cheap.
+ */
+function drawingCache() {
+  const nodes = new Map();
+  const get = (key, markup) => {
+    let node = nodes.get(key);
+    if (!node) {
+      const t = document.createElement("template");
+      t.innerHTML = markup();
+      node = t.content.firstElementChild;
+      nodes.set(key, node);
+    }
+    return node;
+  };
+  return get;
+}
+
+/** Put `node` in `container` unless it is already there. */
+function showNode(container, node) {
+  if (container.firstElementChild !== node || container.childElementCount !== 1) container.replaceChildren(node);
+}
+
+/** Run `tasks` (functions) one by one when the page is idle. */
+function warm(tasks) {
+  let k = 0;
+  const later = window.requestIdleCallback
+    ? (f) => window.requestIdleCallback(f, { timeout: 2000 })
+    : (f) => setTimeout(() => f({ timeRemaining: () => 8 }), 50);
+  const step = (deadline) => {
+    while (k < tasks.length && deadline.timeRemaining() > 2) tasks[k++]();
+    if (k < tasks.length) later(step);
+  };
+  later(step);
+}
+
+/**
+ * The explorer's outer element. Keys pressed on its controls stay in it: in
+ * JupyterLab (4.6) notebook command mode otherwise takes them from a focused
+ * slider or button (the arrows move to another cell, Enter edits a cell, A/B/D
+ * insert or delete cells). Tried in JupyterLab 4.6.6, `data-lm-suppress-shortcuts`
+ * on an ancestor did not keep the arrows (and would mute Shift+Enter too), so
+ * the explorer stops the keydown from bubbling up to the notebook. Keys with Ctrl,
+ * Alt or Meta, Shift+Enter (run the cell), Escape and Tab still reach it.
+ */
+function explorerRoot(kind, extraClass) {
+  const root = h("div", { class: `ase-explorer ${extraClass}`, "data-explorer": kind });
+  root.addEventListener("keydown", (e) => {
+    const control = e.target instanceof Element && e.target.closest("input, button, select, textarea, [tabindex]");
+    if (!control || e.ctrlKey || e.altKey || e.metaKey) return;
+    if (e.key === "Tab" || e.key === "Escape" || (e.shiftKey && e.key === "Enter")) return;
+    e.stopPropagation();
+  });
+  return root;
 }
 
 /** A panel: a figure with a caption above its drawing. */

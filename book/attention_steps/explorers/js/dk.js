@@ -12,7 +12,7 @@ function render({ model, el }) {
   const data = model.get("data");
   const c = data.colours;
   const STYLE = data.strategy_styles; // {strategy: {colour, dash}}: attention_steps.palette.STRATEGY_STYLES
-  const root = h("div", { class: "ase-explorer ase-dk", "data-explorer": "dk" });
+  const root = explorerRoot("dk", "ase-dk");
 
   const slider = rangeControl({
     name: "d_k",
@@ -43,41 +43,60 @@ function render({ model, el }) {
   );
   el.append(root);
 
-  function redraw() {
-    const i = model.get("d_k_index"), s = model.get("strategy");
+  const cache = drawingCache();
+  // The three drawings of state (i, s), as markup.
+  const scoresSvg = (i, s) => {
     const d_k = data.d_k[i], raw = data.raw[i], st = data.states[s][i];
     const label = data.strategies.find((o) => o.key === s).label;
-    root.dataset.dK = d_k;
-    root.dataset.strategy = s;
-    slider.show(i);
-    strategy.show(s);
-
-    scores.drawing.innerHTML =
+    return (
       svgOpen(320, 190, `Histograms at d_k = ${d_k}: raw scores have standard deviation ${fmt(raw.std, 2)}; ` +
         `after ${label} the scores have standard deviation ${fmt(st.std, 2)}, ` +
         `${fmt(100 * (st.hist.below + st.hist.above), 0)}% of them outside ±${short(st.hist.limit)}.`) +
       histRows(raw, { x0: 8, width: 304, top: 18, height: 52, colour: c.sky, title: `raw q·k  (std ${fmt(raw.std, 2)})` }) +
       histRows(st.hist, { x0: 8, width: 304, top: 116, height: 52, colour: STYLE[s].colour, title: `scaled s, ${label}  (std ${fmt(st.std, 2)})` }) +
-      "</svg>";
-
+      "</svg>"
+    );
+  };
+  const weightsSvg = (i, s) => {
+    const d_k = data.d_k[i], st = data.states[s][i];
+    const label = data.strategies.find((o) => o.key === s).label;
     const top = st.weights.indexOf(Math.max(...st.weights));
-    weights.drawing.innerHTML = barsSvg({
+    return barsSvg({
       values: st.weights, labels: data.keys, colours: c, highlight: top,
       label: `Weights of one query over ${data.n_keys} keys at d_k = ${d_k}, ${label}: ` +
         data.keys.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`).join(", "),
     });
-
+  };
+  const curveSvg = (i, s) => {
+    const d_k = data.d_k[i], st = data.states[s][i];
+    const label = data.strategies.find((o) => o.key === s).label;
     const series = data.strategies.map((o) => ({
       label: o.label, colour: STYLE[o.key].colour, dash: STYLE[o.key].dash, current: o.key === s,
       values: data.states[o.key].map((x) => x.mean_max_weight),
     }));
-    curve.drawing.innerHTML = linesSvg({
+    return linesSvg({
       xLabels: data.d_k.map(String), series, marker: { series: data.strategies.findIndex((o) => o.key === s), index: i },
       xTitle: "d_k", yTitle: "largest weight", floor: { value: 1 / data.n_keys, label: `uniform 1/${data.n_keys}` },
       label: `Average largest weight against d_k: ` + series.map((x) =>
         `${x.label} goes from ${fmt(x.values[0], 2)} at d_k = 1 to ${fmt(x.values[x.values.length - 1], 2)} at d_k = ${data.d_k[data.d_k.length - 1]}`).join("; ") +
         `. Marked: ${label} at d_k = ${d_k}, ${fmt(st.mean_max_weight, 2)}.`,
     });
+  };
+  const draw = (i, s) => [
+    [scores.drawing, cache(`scores ${i} ${s}`, () => scoresSvg(i, s))],
+    [weights.drawing, cache(`weights ${i} ${s}`, () => weightsSvg(i, s))],
+    [curve.drawing, cache(`curve ${i} ${s}`, () => curveSvg(i, s))],
+  ];
+
+  function redraw() {
+    const i = model.get("d_k_index"), s = model.get("strategy");
+    const d_k = data.d_k[i], st = data.states[s][i];
+    const label = data.strategies.find((o) => o.key === s).label;
+    root.dataset.dK = d_k;
+    root.dataset.strategy = s;
+    slider.show(i);
+    strategy.show(s);
+    for (const [container, node] of draw(i, s)) showNode(container, node);
 
     numbers.show([
       { key: "d_k", label: "d<sub>k</sub>, scaling", value: d_k, text: `${d_k}, ${label}` },
@@ -90,6 +109,11 @@ function render({ model, el }) {
   }
 
   redraw();
+  // Every other state, in idle time: the current d_k's neighbours first.
+  const i0 = model.get("d_k_index");
+  const states = data.strategies.flatMap((o) => data.d_k.map((_, i) => [i, o.key]));
+  states.sort((a, b) => Math.abs(a[0] - i0) - Math.abs(b[0] - i0));
+  warm(states.map(([i, s]) => () => draw(i, s)));
   return listen(model, ["d_k_index", "strategy"], redraw);
 }
 

@@ -5,7 +5,7 @@
 function render({ model, el }) {
   const data = model.get("data");
   const tokens = data.tokens;
-  const root = h("div", { class: "ase-explorer ase-heads-explorer", "data-explorer": "heads" });
+  const root = explorerRoot("heads", "ase-heads-explorer");
   const slider = rangeControl({
     name: "h",
     labelHtml: `Number of heads <i>h</i> (d<sub>model</sub> = ${data.d_model})`,
@@ -20,30 +20,33 @@ function render({ model, el }) {
   root.append(h("div", { class: "ase-controls" }, [slider.root]), numbers.root, key, grid);
   el.append(root);
 
+  key.textContent = `Rows: queries; columns: keys; both in sentence order (${tokens.join(", ")}). ` +
+    "Lighter cells carry more weight; each row sums to 1.";
+  // One map per head, as nodes, per number of heads: built once, swapped in after.
+  const figures = new Map();
+  const maps = (i) => {
+    if (figures.has(i)) return figures.get(i);
+    const st = data.states[i];
+    // Fewer heads, bigger maps; from 8 heads on they are thumbnails without token labels.
+    const thumbnails = st.h >= 8;
+    const t = document.createElement("template");
+    t.innerHTML = st.maps.map((m, r) =>
+      `<figure class="ase-head" data-head="${r + 1}"><figcaption>head ${r + 1} · d<sub>k</sub> = ${st.d_k}</figcaption><div class="ase-drawing">` +
+      heatmapSvg({
+        matrix: m, rows: tokens, cols: tokens, palette: data.palette, annotate: st.h <= 4, tokenLabels: !thumbnails,
+        label: `Head ${r + 1} of ${st.h}: attention weights of ${tokens.length} tokens over ${tokens.length} tokens; each token's largest weight: ` +
+          m.map((row, q) => `${tokens[q]} → ${tokens[row.indexOf(Math.max(...row))]} ${fmt(Math.max(...row), 2)}`).join(", "),
+      }) + "</div></figure>").join("");
+    figures.set(i, [...t.content.children]);
+    return figures.get(i);
+  };
+
   function redraw() {
     const i = model.get("h_index"), st = data.states[i];
     root.dataset.h = st.h;
     slider.show(i);
-    // Fewer heads, bigger maps; from 8 heads on they are thumbnails without token labels.
-    const thumbnails = st.h >= 8;
     grid.style.setProperty("--ase-cell", st.h <= 1 ? "260px" : st.h <= 4 ? "170px" : "90px");
-    key.textContent = `Rows: queries; columns: keys; both in sentence order (${tokens.join(", ")}). ` +
-      "Lighter cells carry more weight; each row sums to 1.";
-    grid.replaceChildren(
-      ...st.maps.map((m, r) => {
-        const fig = h("figure", { class: "ase-head", "data-head": r + 1 }, [
-          h("figcaption", { html: `head ${r + 1} · d<sub>k</sub> = ${st.d_k}` }),
-        ]);
-        const drawing = h("div", { class: "ase-drawing" });
-        drawing.innerHTML = heatmapSvg({
-          matrix: m, rows: tokens, cols: tokens, palette: data.palette, annotate: st.h <= 4, tokenLabels: !thumbnails,
-          label: `Head ${r + 1} of ${st.h}: attention weights of ${tokens.length} tokens over ${tokens.length} tokens; each token's largest weight: ` +
-            m.map((row, q) => `${tokens[q]} → ${tokens[row.indexOf(Math.max(...row))]} ${fmt(Math.max(...row), 2)}`).join(", "),
-        });
-        fig.append(drawing);
-        return fig;
-      })
-    );
+    grid.replaceChildren(...maps(i));
     numbers.show([
       { key: "h", label: "heads <i>h</i>", value: st.h, text: String(st.h) },
       { key: "d_k", label: "each head's d<sub>k</sub> = d<sub>model</sub> / h", value: st.d_k, text: `${data.d_model} / ${st.h} = ${st.d_k}` },
@@ -51,6 +54,8 @@ function render({ model, el }) {
   }
 
   redraw();
+  const i0 = model.get("h_index");
+  warm(data.states.map((_, i) => i).sort((a, b) => Math.abs(a - i0) - Math.abs(b - i0)).map((i) => () => maps(i)));
   return listen(model, ["h_index"], redraw);
 }
 

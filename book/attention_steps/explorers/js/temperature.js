@@ -5,7 +5,7 @@
 function render({ model, el }) {
   const data = model.get("data");
   const c = data.colours, T = data.temperatures;
-  const root = h("div", { class: "ase-explorer ase-temperature", "data-explorer": "temperature" });
+  const root = explorerRoot("temperature", "ase-temperature");
 
   const slider = rangeControl({
     name: "temperature",
@@ -30,25 +30,36 @@ function render({ model, el }) {
   );
   el.append(root);
 
-  function redraw() {
-    const i = model.get("temperature_index"), st = data.states[i];
-    root.dataset.temperature = T[i];
-    root.dataset.scores = JSON.stringify(data.scores);
-    slider.show(i);
-    const top = st.weights.indexOf(Math.max(...st.weights));
-    weights.drawing.innerHTML = barsSvg({
+  root.dataset.scores = JSON.stringify(data.scores);
+  const cache = drawingCache();
+  const weightsSvg = (i) => {
+    const st = data.states[i], top = st.weights.indexOf(Math.max(...st.weights));
+    return barsSvg({
       values: st.weights, labels: data.labels, colours: c, highlight: top,
       label: `Weights at T = ${short(T[i])}: ` + data.labels.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`).join(", "),
     });
+  };
+  const curveSvg = (i) => {
     const series = [
       { ...lines[0], values: data.states.map((s) => s.max_weight), current: true },
       { ...lines[1], values: data.states.map((s) => s.entropy / data.ln_n) },
     ];
-    curve.drawing.innerHTML = linesSvg({
+    return linesSvg({
       xLabels: T.map(short), series, marker: { series: 0, index: i }, xTitle: t(data, "temperature T (log scale)"), yTitle: "", tickEvery: 4,
       label: `Largest weight against temperature, from ${fmt(series[0].values[0], 2)} at T = ${short(T[0])} to ` +
         `${fmt(series[0].values[T.length - 1], 2)} at T = ${short(T[T.length - 1])}; marked at T = ${short(T[i])}.`,
     });
+  };
+  const draw = (i) => [
+    [weights.drawing, cache(`weights ${i}`, () => weightsSvg(i))],
+    [curve.drawing, cache(`curve ${i}`, () => curveSvg(i))],
+  ];
+
+  function redraw() {
+    const i = model.get("temperature_index"), st = data.states[i];
+    root.dataset.temperature = T[i];
+    slider.show(i);
+    for (const [container, node] of draw(i)) showNode(container, node);
     numbers.show([
       { key: "temperature", label: t(data, "temperature <i>T</i>"), value: T[i], text: short(T[i]) },
       { key: "max_weight", label: t(data, "largest weight"), value: st.max_weight, text: fmt(st.max_weight) },
@@ -58,6 +69,8 @@ function render({ model, el }) {
   }
 
   redraw();
+  const i0 = model.get("temperature_index");
+  warm(T.map((_, i) => i).sort((a, b) => Math.abs(a - i0) - Math.abs(b - i0)).map((i) => () => draw(i)));
   return listen(model, ["temperature_index"], redraw);
 }
 

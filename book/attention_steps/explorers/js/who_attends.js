@@ -5,7 +5,7 @@
 function render({ model, el }) {
   const data = model.get("data");
   const c = data.colours, tokens = data.tokens;
-  const root = h("div", { class: "ase-explorer ase-who", "data-explorer": "who-attends" });
+  const root = explorerRoot("who-attends", "ase-who");
   const groupId = uniqueId("tokens");
 
   // One native button per token. Arrow keys, Home and End move the choice
@@ -49,14 +49,7 @@ function render({ model, el }) {
       b.tabIndex = i === q ? 0 : -1;
     });
     const tops = data.A.map((A) => A[q].indexOf(Math.max(...A[q])));
-    heads.forEach((p, r) => {
-      const w = data.A[r][q];
-      p.drawing.innerHTML = barsSvg({
-        values: w, labels: tokens, colours: c, highlight: tops[r], height: 180,
-        label: `${data.head_names[r]}: weights of “${tokens[q]}” over the sentence: ` + tokens.map((t, j) => `${t} ${fmt(w[j], 2)}`).join(", "),
-      });
-    });
-    lines.drawing.innerHTML = linksSvg(q, tops);
+    for (const [container, node] of draw(q)) showNode(container, node);
     numbers.show([
       { key: "token", label: "query token", value: tokens[q], text: `“${tokens[q]}”` },
       ...data.A.map((A, r) => ({
@@ -65,6 +58,22 @@ function render({ model, el }) {
       })),
     ]);
   }
+
+  const cache = drawingCache();
+  const headSvg = (q, r) => {
+    const w = data.A[r][q], top = w.indexOf(Math.max(...w));
+    return barsSvg({
+      values: w, labels: tokens, colours: c, highlight: top, height: 180,
+      label: `${data.head_names[r]}: weights of “${tokens[q]}” over the sentence: ` + tokens.map((t, j) => `${t} ${fmt(w[j], 2)}`).join(", "),
+    });
+  };
+  const draw = (q) => {
+    const tops = data.A.map((A) => A[q].indexOf(Math.max(...A[q])));
+    return [
+      [lines.drawing, cache(`lines ${q}`, () => linksSvg(q, tops))],
+      ...heads.map((p, r) => [p.drawing, cache(`head ${r} ${q}`, () => headSvg(q, r))]),
+    ];
+  };
 
   /** Tokens in two columns, a line from query q to each key per head: thicker and darker for more weight. */
   function linksSvg(q, tops) {
@@ -89,6 +98,8 @@ function render({ model, el }) {
   }
 
   redraw();
+  const q0 = model.get("token");
+  warm(tokens.map((_, q) => q).sort((a, b) => Math.abs(a - q0) - Math.abs(b - q0)).map((q) => () => draw(q)));
   return listen(model, ["token"], redraw);
 }
 

@@ -1,0 +1,300 @@
+"""The explorers at home in the hosts a learner opens notebooks in (issue 10, item 4).
+
+- In a real JupyterLab (the venv's, started here on a free port with a token, in a
+  temporary folder holding a small notebook that shows each explorer with the book's
+  own functions), light and dark theme: the panel "the numbers that matter" has each
+  label on the row of its value, and the sliders and the token picker answer the arrow
+  keys without the notebook's command mode taking them (the active cell stays put).
+- Under host-like CSS (tests/hosts/host_like.css: rules of the kind VS Code's and
+  Colab's notebook outputs and JupyterLab put on dl/dt/dd/input/button/label/fieldset,
+  light and dark; see that file for where each comes from), the same layout check on
+  the book's own explorer pages.
+
+Every wait is bounded by TIMEOUT_MS; the browser may load only from 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from conftest import BOOK, HTML, TIMEOUT_MS, OfflinePage
+from test_explorers import explorer_page
+
+KINDS = ("dk", "temperature", "heads", "who-attends")
+HOST_CSS = Path(__file__).parent / "hosts" / "host_like.css"
+# One cell per explorer, each followed by a plain cell, so a notebook shortcut that
+# takes an arrow key visibly moves the active cell away.
+CALLS = {
+    "dk": "dk_explorer()",
+    "temperature": "temperature_explorer()",
+    "heads": "heads_explorer()",
+    "who-attends": "who_attends_explorer()",
+}
+
+# Runs in the page: for every "numbers that matter" list in the explorer, each label (dt)
+# and its value (dd) as boxes, in document order.
+PAIRS = """root => [...root.querySelectorAll('dl.ase-numbers')].map(dl =>
+  [...dl.querySelectorAll('dt')].map(dt => {
+    let dd = dt.nextElementSibling;
+    while (dd && dd.tagName !== 'DD') dd = dd.nextElementSibling;
+    const box = e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+    return {label: dt.textContent, value: dd ? dd.textContent : null, dt: box(dt), dd: dd ? box(dd) : null};
+  }))"""
+
+
+def misaligned(pairs: list[list[dict]]) -> list[str]:
+    """What is wrong with the label/value boxes: a value missing, beside another row's
+    label (vertical overlap < half a line), or left of its label; rows out of order."""
+    problems = []
+    for rows in pairs:
+        previous_top = -1e9
+        for row in rows:
+            dt, dd = row["dt"], row["dd"]
+            if dd is None:
+                problems.append(f"{row['label']!r} has no value")
+                continue
+            overlap = min(dt["bottom"], dd["bottom"]) - max(dt["top"], dd["top"])
+            shortest = min(dt["bottom"] - dt["top"], dd["bottom"] - dd["top"])
+            if shortest <= 0 or overlap < 0.5 * shortest:
+                problems.append(
+                    f"{row['label']!r} (top {dt['top']:.0f}) is not on the row of its value {row['value']!r} (top {dd['top']:.0f})"
+                )
+            if dd["left"] < dt["right"] - 1:
+                problems.append(
+                    f"the value {row['value']!r} starts left of the end of its label {row['label']!r}"
+                )
+            if dt["top"] < previous_top - 1:
+                problems.append(f"{row['label']!r} is above the row before it")
+            previous_top = dt["top"]
+    return problems
+
+
+def assert_panels_line_up(root):
+    pairs = root.evaluate(PAIRS)
+    assert pairs and all(pairs), "no 'numbers that matter' rows found"
+    problems = misaligned(pairs)
+    assert not problems, "\n".join(problems)
+
+
+# ----------------------------------------------------------------------------- a real JupyterLab
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def notebook(kinds=KINDS) -> dict:
+    def cell(kind, source):
+        return {"cell_type": kind, "id": secrets.token_hex(4), "metadata": {}, "source": source,
+                **({"outputs": [], "execution_count": None} if kind == "code" else {})}  # fmt: skip
+
+    cells = [
+        cell(
+            "code",
+            "from attention_steps.explorers import dk_explorer, heads_explorer, temperature_explorer, who_attends_explorer",
+        )
+    ]
+    for kind in kinds:
+        cells += [
+            cell("code", CALLS[kind]),
+            cell("markdown", f"After the {kind} explorer."),
+        ]
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {
+                "name": "python3",
+                "display_name": "Python 3",
+                "language": "python",
+            }
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def write_theme(settings: Path, theme: str):
+    path = (
+        settings / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"theme": theme}))
+
+
+@contextmanager
+def jupyterlab(folder: Path):
+    """A JupyterLab server in `folder` (its own config, settings, runtime), yielding (base URL, token, settings dir)."""
+    port, token = free_port(), secrets.token_hex(16)
+    settings = folder / "settings"
+    # No news or update checks (they would ask the network), light theme to start.
+    notification = (
+        settings
+        / "@jupyterlab"
+        / "apputils-extension"
+        / "notification.jupyterlab-settings"
+    )
+    notification.parent.mkdir(parents=True, exist_ok=True)
+    notification.write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    write_theme(settings, "JupyterLab Light")
+    for name in ("config", "runtime", "ipython", "workspaces", "work"):
+        (folder / name).mkdir(exist_ok=True)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folder / "config"), "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
+           "IPYTHONDIR": str(folder / "ipython"), "PYTHONPATH": os.pathsep.join([str(BOOK), os.environ.get("PYTHONPATH", "")]),
+           "JUPYTERLAB_SETTINGS_DIR": str(settings), "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces")}  # fmt: skip
+    log = open(folder / "lab.log", "w")  # noqa: SIM115 (closed in the finally below, after the server stops)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.port_retries=0",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder / 'work'}",
+         f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+         "--ServerApp.allow_root=True",  # containers run tests as root
+         "--LabApp.extension_manager=readonly"],  # no PyPI queries for the extension manager
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=folder / "work",
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"{base}/api/status?token={token}", timeout=5
+                ):
+                    break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"JupyterLab did not start:\n{(folder / 'lab.log').read_text()}"
+                    ) from None
+                time.sleep(
+                    0.25
+                )  # polling a server that is starting, not waiting for time to pass
+        yield base, token, settings
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+def open_notebook(browser, base, token, name, theme_light: bool, width=1280):
+    """Open notebook `name` in JupyterLab, run every cell, wait for every explorer; returns the OfflinePage."""
+    p = OfflinePage(browser, viewport={"width": width, "height": 900})
+    p.page.goto(f"{base}/lab/tree/{name}?token={token}", wait_until="domcontentloaded")
+    page = p.page
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_function(
+        f"document.body.dataset.jpThemeLight === '{str(theme_light).lower()}'",
+        timeout=TIMEOUT_MS,
+    )
+    # The kernel is ready when the status bar says so (it can take a while to start on a busy machine).
+    page.wait_for_function(
+        "[...document.querySelectorAll('.jp-StatusBar-TextItem')].some(e => /\\|\\s*Idle/.test(e.textContent))",
+        timeout=TIMEOUT_MS,
+    )
+    page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    for kind in KINDS:
+        page.locator(f".ase-explorer[data-explorer='{kind}']").first.wait_for(
+            timeout=TIMEOUT_MS
+        )
+    return p
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lab")
+    with jupyterlab(folder) as (base, token, settings):
+        (folder / "work" / "explorers.ipynb").write_text(json.dumps(notebook()))
+        yield base, token, settings
+
+
+ACTIVE = "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.classList.contains('jp-mod-active'))"
+
+
+def check_keyboard(page):
+    """A slider and the token picker answer the arrow keys; the notebook's active cell stays."""
+    for kind, control in (
+        ("dk", "input[type=range]"),
+        ("heads", "input[type=range]"),
+        ("who-attends", "button[aria-pressed='true']"),
+    ):
+        root = page.locator(f".ase-explorer[data-explorer='{kind}']").first
+        target = root.locator(control).first
+        target.scroll_into_view_if_needed()
+        target.focus()
+        target.click()  # as a learner would: this makes the explorer's cell the active one
+        before_cell = page.evaluate(ACTIVE)
+        read = "r => r.dataset.dK || r.dataset.h || r.dataset.token"
+        for key in ("ArrowUp", "ArrowDown", "ArrowRight", "ArrowLeft"):
+            before = root.evaluate(read)
+            page.keyboard.press(key)
+            root.page.wait_for_function(
+                f"([r, v]) => ({read})(r) !== v",
+                arg=[root.element_handle(), before],
+                timeout=TIMEOUT_MS,
+            )
+            assert page.evaluate(ACTIVE) == before_cell, (
+                f"{key} on the {kind} explorer moved the notebook's active cell"
+            )
+            assert page.evaluate(
+                "document.activeElement.closest('.ase-explorer') !== null"
+            ), f"{key} took the focus out of the {kind} explorer"
+
+
+@pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
+def test_explorers_in_jupyterlab(browser, lab, theme):
+    base, token, settings = lab
+    write_theme(settings, theme)
+    p = open_notebook(
+        browser, base, token, "explorers.ipynb", theme_light=theme.endswith("Light")
+    )
+    try:
+        for kind in KINDS:
+            assert_panels_line_up(
+                p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
+            )
+        check_keyboard(p.page)
+        assert not p.foreign, f"JupyterLab asked other hosts: {p.foreign[:5]}"
+    finally:
+        p.close()
+
+
+# ----------------------------------------------------------------------------- host-like CSS
+@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
+@pytest.mark.parametrize(
+    "host",
+    ["vscode-light", "vscode-dark", "colab-light", "colab-dark", "jupyterlab-light"],
+)
+@pytest.mark.parametrize("kind", KINDS)
+def test_explorer_panel_under_host_css(site, offline_page, kind, host):
+    """The book's explorer page with a host's kind of notebook CSS added on top."""
+    page_path = explorer_page(kind)
+    if page_path is None:
+        pytest.skip(f"no built page holds the {kind} explorer")
+    p = offline_page(viewport={"width": 1280, "height": 900})
+    p.page.goto(f"{site}/{page_path}", wait_until="networkidle")
+    root = p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
+    root.wait_for(timeout=TIMEOUT_MS)
+    p.page.add_style_tag(content=HOST_CSS.read_text())
+    name, mode = host.split("-")
+    p.page.evaluate(
+        "([name, mode]) => { document.body.classList.add('host-' + name, mode === 'dark' ? 'vscode-dark' : 'vscode-light');"
+        " if (name !== 'vscode') document.body.classList.remove('vscode-dark', 'vscode-light');"
+        " document.body.classList.toggle('host-dark', mode === 'dark'); }",
+        [name, mode],
+    )
+    assert_panels_line_up(root)
