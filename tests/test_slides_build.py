@@ -230,7 +230,7 @@ def test_a_tall_figure_beside_text_is_tagged_for_the_two_column_layout():
     def png(w, h):
         return base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0\0\0\rIHDR" + struct.pack(">II", w, h) + b"\0" * 8).decode()
 
-    tall, wide = cell("code", "tall()"), cell("code", "wide()")
+    tall, wide = cell("code", "tall()", tags=["hide-input"]), cell("code", "wide()", tags=["hide-input"])
     tall.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png(600, 700)})]
     wide.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png(900, 300)})]
     nb = nbformat.v4.new_notebook(cells=[cell("markdown", "## A\n\ntext", "slide"), tall,
@@ -239,6 +239,8 @@ def test_a_tall_figure_beside_text_is_tagged_for_the_two_column_layout():
     out = for_slides(nb, "01_a", {"01_a"})
     tagged = [c.source for c in out.cells if "tall-figure" in c.metadata.get("tags", [])]
     assert tagged == ["tall()"], "only a tall figure that shares its slide with text"
+    tall.metadata["tags"] = []  # its code shown: the code needs the width, the figure stays below it
+    assert not [c for c in for_slides(nb, "01_a", {"01_a"}).cells if "tall-figure" in c.metadata.get("tags", [])]
 
 
 def copy_of(c):

@@ -150,7 +150,7 @@ TALL = 0.7  # height / width from which a figure goes beside its text on a 16:9 
 
 
 def figures_beside_text(nb) -> None:
-    """Tag `tall-figure` the cell of a tall figure that shares its slide with text (slides.css
+    """Tag `tall-figure` the cell of a tall figure (its code hidden) that shares its slide with text (slides.css
     then puts it in a column beside the text instead of shrinking the slide to fit both)."""
     slides, current = [], None
     for cell in nb.cells:
@@ -161,7 +161,7 @@ def figures_beside_text(nb) -> None:
             slides.append(current)
         current.append(cell)
     for cells in slides:
-        figures = [c for c in cells if c.cell_type == "code" and any(
+        figures = [c for c in cells if c.cell_type == "code" and REMOVE_INPUT & set(c.metadata.get("tags", [])) and any(
             (size := png_size(o.get("data", {}).get("image/png", ""))) and size[1] >= TALL * size[0]
             for o in c.get("outputs", []) if "image/png" in o.get("data", {}))]  # fmt: skip
         text = [c for c in cells if c.cell_type == "markdown" and "slide-title" not in c.metadata.get("tags", [])]
