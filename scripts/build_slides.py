@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import hashlib
 import json
 import sys
@@ -53,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_paths  # noqa: E402
 from slides import COURSE, COURSE_TITLE, TITLE  # noqa: E402,F401  (TITLE: for build_handouts)
 from slides.assets import copy_vendor, sync  # noqa: E402,F401  (sync: for build_handouts)
-from slides.chapters import chapters, title_of  # noqa: E402
+from slides.chapters import chapters, documents, title_of, titles_and_labels  # noqa: E402
 from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
 from slides.export import export, exporter  # noqa: E402
 from slides.notebook import course_notebook, for_slides  # noqa: E402
@@ -94,12 +95,18 @@ def main(argv=None) -> int:
     prepared: dict[str, object] = {}
     exp = None
 
+    @functools.cache
+    def links():
+        """(titles, labels) of the book's documents and of the extra notebooks."""
+        docs = documents() | {p.stem: json.loads(p.read_text()) for p in extra}
+        return titles_and_labels(docs)
+
     def ready(path: Path):
         """The notebook executed and made ready for nbconvert (once)."""
         if path.stem not in prepared:
             t0 = time.perf_counter()
             nb, origin = executed(path)
-            prepared[path.stem] = for_slides(nb, path.stem, decks)
+            prepared[path.stem] = for_slides(nb, path.stem, decks, *links())
             prepared[f"{path.stem}:why"] = f"{origin}, {time.perf_counter() - t0:.1f} s"
         return prepared[path.stem]
 

@@ -161,6 +161,81 @@ TOO_TALL = """async () => {
   return tall;
 }"""
 
+# Show every slide in turn at 1280 × 720 (as a teacher steps through them) and measure what the
+# back row sees: the smallest text on screen (HTML text: computed size × the scale it is drawn at,
+# measured as its box's screen width over its layout width, so reveal's scale and any zoom count;
+# SVG text: size × its screen transform), the slide's own zoom (`data-fit`), and its title.
+# Math is measured at the size of its main line: MathJax sets sub- and superscripts at 70 %.
+# `shot(k)` (a Python callback, optional) takes a screenshot of slide k.
+WALK = """async () => {
+  Reveal.configure({transition: 'none'});
+  const out = [];
+  const scaleOf = el => { for (let e = el; e; e = e.parentElement) {
+      if (e.offsetWidth > 0) return e.getBoundingClientRect().width / e.offsetWidth; } return 1; };
+  const hidden = el => { for (let e = el; e && e.tagName !== 'SECTION'; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return true;
+      if (e.tagName === 'DETAILS' && !e.open && e.firstElementChild && e.firstElementChild.tagName === 'SUMMARY'
+          && !e.firstElementChild.contains(el)) return true;
+    } return false; };
+  for (let k = 0; k < Reveal.getTotalSlides(); k++) {
+    if (k) Reveal.next();
+    while (Reveal.availableFragments().next) Reveal.nextFragment();
+    const s = Reveal.getCurrentSlide();
+    if (window.MathJax && MathJax.Hub) await new Promise(r => MathJax.Hub.Queue(['Rerender', MathJax.Hub, s], r));
+    fitSlide(s);
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    let smallest = {px: 1e9, text: ''};
+    const walker = document.createTreeWalker(s, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent.trim();
+      const el = n.parentElement;
+      if (!text || !el || el.closest('aside.notes, script, style, .MJX_Assistive_MathML') || hidden(el)) continue;
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0) continue;
+      let px;
+      if (el instanceof SVGElement) {
+        const m = el.getScreenCTM();
+        px = parseFloat(getComputedStyle(el).fontSize) * Math.hypot(m.a, m.b);
+      } else {
+        const math = el.closest('.mjx-chtml');
+        const sized = math ? math : el;  // math: the size of its main line
+        px = parseFloat(getComputedStyle(sized).fontSize) * scaleOf(sized);
+      }
+      if (px < smallest.px) smallest = {px: Math.round(px * 10) / 10, text: text.slice(0, 40)};
+    }
+    // The title: a heading that is the first thing on the slide.
+    const first = [...s.querySelectorAll('.jp-Cell')].find(c => !hidden(c) && (c.textContent.trim() || c.querySelector('img, svg')));
+    const md = first && first.querySelector('.jp-RenderedMarkdown, .jp-RenderedHTMLCommon');
+    const top = md && md.firstElementChild;
+    const heading = top && /^H[1-3]$/.test(top.tagName) ? top : null;
+    const body = [...s.querySelectorAll(':scope > .jp-Cell')].filter(c => !c.querySelector('.celltag_slide-title') && !hidden(c));
+    const boxes = body.map(c => c.getBoundingClientRect()).filter(r => r.height > 0);
+    const z = Reveal.getScale() * (parseFloat(s.style.zoom) || 1);
+    const used = boxes.length ? (Math.max(...boxes.map(r => r.bottom)) - Math.min(...boxes.map(r => r.top))) / z : 0;
+    const rich = !!s.querySelector('img, svg, table, pre, .jupyter-widgets, .MJXc-display, ul, ol');
+    out.push({
+      used: Math.round(used), rich,
+      slide: k + 1,
+      fit: parseFloat(s.getAttribute('data-fit') || '1'),
+      scale: Reveal.getScale(),
+      scrolls: s.style.overflowY === 'auto',
+      smallest,
+      title: heading ? heading.textContent.replace('¶', '').trim() : null,
+      titleStyle: heading ? [getComputedStyle(heading).fontSize, getComputedStyle(heading).color] : null,
+      text: s.textContent.replace(/\\s+/g, ' ').trim().slice(0, 80),
+    });
+    if (window.shot) await window.shot(k + 1);
+  }
+  return out;
+}"""
+
+# From the back of a room (issue 13): at 1280 × 720 no text below 18 px, no slide shrunk below 0.85.
+SMALLEST_PX, SMALLEST_FIT = 18, 0.85
+TITLE_STYLE = ("40px", "rgb(0, 114, 178)")  # slides.css: every slide title one size, one colour
+STUB_PX = 150  # a slide whose content under its title is shorter than this, with no figure, table,
+# list, code or display math, is a stub: merge it into its neighbour
+
 
 def open_deck(offline_page, slides_url, deck, **options):
     p = offline_page(viewport={"width": 1280, "height": 720}, **options)
@@ -168,6 +243,27 @@ def open_deck(offline_page, slides_url, deck, **options):
     p.page.wait_for_function(IS_READY, timeout=TIMEOUT_MS)
     assert p.page.evaluate(READY), f"{deck}: reveal.js never became ready"
     return p
+
+
+@pytest.mark.parametrize("deck", [p.stem for p in CHAPTERS])
+def test_every_slide_is_titled_and_readable_from_the_back_of_the_room(slides_url, offline_page, deck):
+    p = open_deck(offline_page, slides_url, deck)
+    try:
+        p.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
+    except PlaywrightTimeout:
+        pass  # test_deck_is_offline_clean_and_complete says which explorers are missing
+    slides = p.page.evaluate(WALK)
+    assert len(slides) == expected(deck)
+    small = [(s["slide"], s["smallest"]) for s in slides if s["smallest"]["px"] < SMALLEST_PX]
+    assert small == [], f"{deck}: text below {SMALLEST_PX} px on screen at 1280 × 720 (slide, size, text)"
+    shrunk = [(s["slide"], s["fit"]) for s in slides if s["fit"] < SMALLEST_FIT or s["scrolls"]]
+    assert shrunk == [], f"{deck}: slides shrunk below {SMALLEST_FIT} or scrolling: split or lay them out"
+    untitled = [s["slide"] for s in slides if not s["title"]]
+    assert untitled == [], f"{deck}: slides {untitled} open with no title"
+    styles = {tuple(s["titleStyle"]) for s in slides}
+    assert styles == {TITLE_STYLE}, f"{deck}: titles in {styles}, not one size and colour"
+    stubs = [(s["slide"], s["text"]) for s in slides if s["used"] < STUB_PX and not s["rich"]]
+    assert stubs == [], f"{deck}: near-empty slides (merge them into a neighbour): {stubs}"
 
 
 def test_every_chapter_has_a_deck_and_the_index_lists_them():
@@ -271,3 +367,128 @@ def test_the_book_carries_the_decks_its_chapters_link_to():
         assert f"../slides/{page.stem}.html" in targets, f"{page.name} links to {targets}"
         for target in targets:
             assert (page.parent / target).resolve().exists(), f"{page.name} links to {target}, which is missing"
+
+
+# --------------------------------------------------------------------------- structure, from the notebooks
+def _slides_of(stem: str):
+    """The chapter as its deck is made (scripts/slides/notebook.py), cut into slides -> parts -> cells."""
+    import build_slides
+    from slides.notebook import shown, slide_type
+
+    nb, _ = build_slides.executed(ROOT / "book" / f"{stem}.ipynb")
+    decks = {p.stem for p in CHAPTERS}
+    nb = build_slides.for_slides(nb, stem, decks, *build_slides.titles_and_labels(build_slides.documents()))
+    slides, parts = [], None
+    for cell in nb.cells:
+        if not shown(cell) and slide_type(cell) != "notes":
+            continue
+        if parts is None or (slide_type(cell) == "slide" and any(slide_type(c) != "notes" for p in parts for c in p)):
+            parts = [[]]
+            slides.append(parts)
+        elif slide_type(cell) == "subslide":
+            parts.append([])
+        parts[-1].append(cell)
+    return slides
+
+
+@pytest.mark.parametrize("stem", [p.stem for p in CHAPTERS])
+def test_each_part_of_a_split_slide_has_its_own_notes_and_no_part_opens_with_a_solution(stem):
+    from slides.notebook import slide_type
+
+    for k, parts in enumerate(_slides_of(stem), 1):
+        notes = ["\n".join(c.source for c in part if slide_type(c) == "notes") for part in parts]
+        assert all(notes), f"{stem} slide {k}: a part has no speaker notes"
+        assert len(set(notes)) == len(notes), f"{stem} slide {k}: parts repeat the same notes"
+        for j, part in enumerate(parts, 1):
+            body = [c for c in part if slide_type(c) != "notes" and "slide-title" not in c.metadata.get("tags", [])]
+            first = body[0].source.lstrip() if body and body[0].cell_type == "markdown" else ""
+            assert not first.startswith("<details>"), f"{stem} slide {k} part {j} opens with a solution"
+
+
+def test_decks_link_only_to_what_is_there_and_other_chapters_by_title():
+    """Every relative link of every deck, in the standalone folder and in the book's copy, exists;
+    a link to another chapter shows its title, not its file name."""
+    stems = {p.stem for p in CHAPTERS} | {"intro"}
+    for folder in (SLIDES, HTML / "slides"):
+        if not folder.exists():
+            continue
+        for deck in DECKS:
+            page = (folder / f"{deck}.html").read_text()
+            for target in re.findall(r'<a href="([^"#:]+)[^"]*"', page):
+                assert (folder / target).exists(), f"{folder.name}/{deck}.html links to {target}, which is not there"
+            texts = re.findall(r"<a [^>]*>([^<]+)</a>", page)
+            assert not stems & set(texts), f"{deck}: link text is a file name: {stems & set(texts)}"
+    assert "data-book=" in (SLIDES / "01_projection.html").read_text(), "the book link became text"
+
+
+# --------------------------------------------------------------------------- numbers in the speaker notes
+def _notes(stem: str) -> str:
+    cells = json.loads((ROOT / "book" / f"{stem}.ipynb").read_text())["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if _slide_type(c) == "notes")
+
+
+# A number in a speaker note cannot be glued: each one that states a result is checked here against the
+# core. Exercise and chapter numbers ("3.2", "chapter 11") and shapes are not results.
+NOTE_NUMBER = re.compile(r"(?<![\w.^_{(−-])(\d+\.\d+|\d+(?:,\d{3})+|\d{2,})(?: ?%| percent)?(?![\w.)}])")
+
+
+def _checked_note_numbers() -> dict[str, set[str]]:
+    import numpy as np
+
+    from attention_steps.core import projection, scale, scores, softmax
+    from attention_steps.examples import i_love
+    from attention_steps.exercises import solution
+    from attention_steps.explorers.data import TEMPERATURES
+    from attention_steps.exercises.ch11 import EX_SCORES
+
+    e = i_love()
+    Q, K = projection(e.X, e.W_Q), projection(e.X, e.W_K)
+    A = softmax(scale(scores(Q, K), Q.shape[-1]))
+    a, b = (f"{x:.2f}" for x in A[0])
+    assert (a, b) == ("0.64", "0.36"), "chapter 5's notes: the 'I' row of the I-love weights"
+    pct = [f"{round(100 * x)} percent" for x in A[0]]
+    f32, f16 = (np.log(float(np.finfo(t).max)) for t in (np.float32, np.float16))
+    assert (f"{f32:.1f}", f"{f16:.1f}") == ("88.7", "11.1"), "chapter 4's notes: where exp overflows"
+    assert {0.1, 10.0} <= set(TEMPERATURES), "chapter 4's notes: the temperature demo's range"
+    assert solution("11.3") == 1024, "chapter 11's notes: exercise 11.3's number of tiles"
+    assert list(EX_SCORES) == [2.0, 1.0, 4.0, 3.0], "chapter 11's notes: 11.1 by hand (e^0 + e^(1-2), max 2 then 4)"
+    from attention_steps.explorers.data import heads_states
+    from attention_steps.heads import head_width, small_layer
+
+    assert head_width(512, 8) == 64, "chapter 6's notes: the source articles' 512 x 64 W_Q of one head"
+    layer = small_layer(d_model=16, num_heads=1)
+    assert max(heads_states(layer.tokens, layer.X, layer.W_Q, layer.W_K, layer.W_V)["head_counts"]) == 16
+    return {
+        "03_scaling": {"1024", "64"},  # the d_k slider's ends and the d_k of the strategy slides (glued there)
+        "04_softmax": {"88.7", "11.1", "0.1", "10"},
+        "05_weighted_sum": {a, b, *pct},
+        "06_multi_head": {"512", "64", "16"},  # the source articles' W_Q; the heads slider's end
+        "11_long_context": {"1024"},
+    }
+
+
+def test_every_number_in_a_speaker_note_is_checked_against_the_core():
+    checked = _checked_note_numbers()
+    for path in CHAPTERS:
+        chapter = int(path.stem[:2])
+        found = {m.group(0) for m in NOTE_NUMBER.finditer(_notes(path.stem))}
+        results = {n for n in found if not re.fullmatch(rf"{chapter}\.\d|\d{{1,2}}", n) and n not in {"11"}}
+        unchecked = results - checked.get(path.stem, set())
+        assert unchecked == set(), f"{path.stem}: numbers in speaker notes with no check against the core: {unchecked}"
+
+
+def test_the_walk_through_notes_follow_the_core():
+    """Chapter 11's notes walk the online softmax over the slide's scores: maxima 3, 5, 5; rescale e^(3-5), then 1."""
+    import numpy as np
+
+    from attention_steps.tiled import online_softmax_steps
+
+    source = json.loads((ROOT / "book" / "11_long_context.ipynb").read_text())
+    code = next("".join(c["source"]) for c in source["cells"] if "steps = online_softmax_steps(s, v, block_size=2)" in "".join(c["source"]))
+    s = np.array(eval(re.search(r"s = np\.array\((\[[^\]]*\])\)", code).group(1)))  # the slide's literal scores
+    steps = online_softmax_steps(s, np.arange(1.0, 7.0)[:, None], block_size=2)
+    assert [st.m for st in steps] == [3.0, 5.0, 5.0]
+    assert steps[0].l == pytest.approx(np.exp(1 - 3) + np.exp(0))
+    assert steps[1].rescale == pytest.approx(np.exp(3 - 5)) and steps[2].rescale == 1.0
+    notes = _notes("11_long_context")
+    assert "m from −∞ to 3; ℓ = e^{1−3} + e^{0}" in notes and "new max 5" in notes and "e^{3−5}" in notes

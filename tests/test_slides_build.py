@@ -79,9 +79,10 @@ def test_for_slides_keeps_notes_drops_stderr_and_glue_records_and_links_decks_or
         cell("markdown", "Say x.", "notes", tags=["remove-cell"]),
     ])  # fmt: skip
     out = for_slides(nb, "01_a", {"01_a", "02_b"})
-    assert out.cells[0].source == "# A\n\nx = 1.0, see [02_b](02_b.html) and [the intro](../book/intro.html)."
-    assert [o.get("text") for o in out.cells[1].outputs] == ["shown\n"]
-    assert out.cells[2].metadata["tags"] == []  # a note stays (the exporter drops remove-cell cells)
+    assert out.cells[0].source == "# A" and out.cells[0].metadata["tags"] == ["slide-title"]
+    assert out.cells[1].source == "x = 1.0, see [02_b](02_b.html) and [the intro](../book/intro.html)."
+    assert [o.get("text") for o in out.cells[2].outputs] == ["shown\n"]
+    assert out.cells[3].metadata["tags"] == []  # a note stays (the exporter drops remove-cell cells)
     assert nb.cells[1].outputs[0].name == "stderr", "the executed notebook itself is not changed"
 
 
@@ -183,3 +184,69 @@ def test_build_handouts_still_finds_what_it_imports_from_build_slides(name):
     module = importlib.import_module(name)
     for attr in ("COURSE", "COURSE_TITLE", "OUT", "SITE", "TITLE", "read_stamps", "sync", "write_index", "write_stamps"):
         assert hasattr(module, attr), f"{name} has no {attr}"
+
+
+# --------------------------------------------------------------------------- slide structure
+def _structure(nb):
+    return [(slide_type(c), c.metadata.get("tags", []), c.source) for c in nb.cells]
+
+
+def test_every_slide_gets_a_title_cell_and_untitled_ones_continue_their_section():
+    nb = nbformat.v4.new_notebook(cells=[
+        cell("markdown", "# Chapter\n\nIntro text.", "slide"),
+        cell("markdown", "More intro.", "subslide"),
+        cell("markdown", "## Section", "slide"),
+        cell("code", "x = 1", "subslide"),
+        cell("markdown", "Say it.", "notes", tags=["remove-cell"]),
+    ])  # fmt: skip
+    out = for_slides(nb, "01_a", {"01_a"})
+    shown = [(t, tags, src) for t, tags, src in _structure(out) if t != "notes"]
+    assert shown == [
+        ("slide", ["slide-title"], "# Chapter"), ("-", [], "Intro text."),
+        ("subslide", ["slide-title"], "## Chapter (continued)"), ("-", [], "More intro."),
+        ("slide", ["slide-title"], "## Section"),  # the heading was the whole cell: no empty cell left
+        ("subslide", ["slide-title"], "## Section (continued)"), ("-", [], "x = 1"),
+    ]  # fmt: skip
+
+
+def test_a_solution_stays_with_its_question_and_parts_without_notes_point_to_them():
+    nb = nbformat.v4.new_notebook(cells=[
+        cell("markdown", "## Check yourself\n\n**1.1** Why?", "slide"),
+        cell("markdown", "Notes for the question.", "notes", tags=["remove-cell"]),
+        cell("markdown", ":::{dropdown} Solution\nBecause.\n:::\n\n**1.2** And?", "subslide"),
+    ])  # fmt: skip
+    out = for_slides(nb, "01_a", {"01_a"})
+    kinds = _structure(out)
+    solution = next(i for i, (_, _, src) in enumerate(kinds) if src.startswith("<details>"))
+    question = next(i for i, (_, _, src) in enumerate(kinds) if src.startswith("**1.2**"))
+    assert kinds[solution][0] == "-" and solution < question, "the solution ends the first part"
+    assert kinds[question - 1] == ("subslide", ["slide-title"], "## Check yourself (continued)")
+    assert kinds[-1][0] == "notes" and kinds[-1][2] == "Part 2 of 2 of this slide; its notes are with part 1."
+
+
+def test_a_tall_figure_beside_text_is_tagged_for_the_two_column_layout():
+    import base64
+    import struct
+
+    def png(w, h):
+        return base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0\0\0\rIHDR" + struct.pack(">II", w, h) + b"\0" * 8).decode()
+
+    tall, wide = cell("code", "tall()", tags=["hide-input"]), cell("code", "wide()", tags=["hide-input"])
+    tall.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png(600, 700)})]
+    wide.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png(900, 300)})]
+    nb = nbformat.v4.new_notebook(cells=[cell("markdown", "## A\n\ntext", "slide"), tall,
+                                         cell("markdown", "## B\n\ntext", "slide"), wide,
+                                         cell("markdown", "## C", "slide"), copy_of(tall)])  # fmt: skip
+    out = for_slides(nb, "01_a", {"01_a"})
+    tagged = [c.source for c in out.cells if "tall-figure" in c.metadata.get("tags", [])]
+    assert tagged == ["tall()"], "only a tall figure that shares its slide with text"
+    tall.metadata["tags"] = []  # its code shown: the code needs the width, the figure stays below it
+    assert not [c for c in for_slides(nb, "01_a", {"01_a"}).cells if "tall-figure" in c.metadata.get("tags", [])]
+
+
+def copy_of(c):
+    import copy
+
+    c = copy.deepcopy(c)
+    c.id = c.id[:60] + "-cp"
+    return c

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import yaml
@@ -34,3 +35,15 @@ def title_of(nb) -> str:
                 if line.startswith("# "):
                     return line[2:].strip()
     return "Untitled"
+
+
+def documents(folder: Path = ROOT / "book") -> dict[str, dict]:
+    """Every notebook of the book (chapters and the introduction), stem -> its JSON."""
+    return {p.stem: json.loads(p.read_text()) for p in sorted(folder.glob("*.ipynb"))}
+
+
+def titles_and_labels(docs: dict[str, dict]) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """(stem -> title, label -> (stem, anchor)): what a `{doc}` link shows and where a `{ref}` points."""
+    from myst_convert import labels_of
+
+    return {stem: title_of(nb) for stem, nb in docs.items()}, labels_of(docs)

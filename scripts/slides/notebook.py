@@ -12,6 +12,7 @@ other page of the book to that page (see `BOOK_LINK`).
 from __future__ import annotations
 
 import copy
+import re
 
 from build_paths import ROOT
 from myst_convert import (
@@ -36,15 +37,20 @@ def slide_type(cell) -> str:
     return cell.metadata.get("slideshow", {}).get("slide_type", "-")
 
 
-def for_slides(nb, name: str, decks: set[str]):
-    """A copy of an executed notebook ready for nbconvert: MyST resolved, stderr and glue records gone."""
+def for_slides(nb, name: str, decks: set[str], titles: dict[str, str] | None = None,
+               labels: dict[str, tuple[str, str]] | None = None):
+    """A copy of an executed notebook ready for nbconvert: MyST resolved, stderr and glue records gone,
+    every slide titled, no slide opening with the previous question's solution.
+
+    decks: the notebooks that have a deck; titles: stem -> title (the text of a `{doc}` link);
+    labels: where each `{ref}` label is (see myst_convert.labels_of)."""
     nb = copy.deepcopy(nb)
 
     def link(stem: str, anchor: str) -> str:  # another chapter: its deck; any other page: the book's
         return f"{stem}.html" if stem in decks else f"{BOOK_LINK}{stem}.html" + (f"#{anchor}" if anchor else "")
 
-    myst = MystConverter(glue_outputs(nb), name=name, link=link, dropdown=details, admonition=admonition_div,
-                         image=embed_image(ROOT / "book"))  # fmt: skip
+    myst = MystConverter(glue_outputs(nb), name=name, link=link, titles=titles, labels=labels or {},
+                         dropdown=details, admonition=admonition_div, image=embed_image(ROOT / "book"))  # fmt: skip
     for cell in nb.cells:
         if slide_type(cell) == "notes":
             # Notes are tagged remove-cell to keep them out of the book; the slides need them.
@@ -57,18 +63,121 @@ def for_slides(nb, name: str, decks: set[str]):
                 if not (o.output_type == "stream" and o.get("name") == "stderr")
                 and not is_glue_record(o)
             ]  # fmt: skip
-    return share_notes(nb)
+    keep_solutions_with_their_question(nb)
+    title_every_slide(nb)
+    figures_beside_text(nb)
+    point_to_notes(nb)
+    return nb
 
 
-def share_notes(nb):
-    """Give every subslide without notes the notes of its slide's nearest part that has some.
+def shown(cell) -> bool:
+    """On a slide (not skipped, not removed, not a note)."""
+    return slide_type(cell) not in ("skip", "notes") and not (REMOVE_CELL & set(cell.metadata.get("tags", [])))
 
-    A slide split into subslides usually keeps its notes at the end; the speaker
-    view should show them on every part, not only the last.
-    """
-    shown = [c for c in nb.cells if slide_type(c) != "skip" and not (REMOVE_CELL & set(c.metadata.get("tags", [])))]
-    slides, parts = [], None  # slides -> parts -> [cells]
-    for cell in shown:
+
+def opens_slide(nb, cell) -> bool:
+    first = next((c for c in nb.cells if shown(c)), None)
+    return cell is first or slide_type(cell) in ("slide", "subslide")
+
+
+SOLUTION_FIRST = re.compile(r"\A\s*(<details>.*?</details>)\s*(\S.*)\Z", re.S)
+
+
+def keep_solutions_with_their_question(nb) -> None:
+    """A markdown cell that opens a slide with the solution of the previous question, then asks the next one,
+    is cut in two: the solution stays on the previous slide, the next question opens the new one."""
+    for i in range(len(nb.cells) - 1, -1, -1):
+        cell = nb.cells[i]
+        found = SOLUTION_FIRST.match(cell.source) if cell.cell_type == "markdown" and shown(cell) else None
+        if found and opens_slide(nb, cell) and i > 0:
+            solution = copy.deepcopy(cell)
+            solution.source = found.group(1)
+            solution.metadata["slideshow"] = {"slide_type": "-"}
+            solution.id = f"{cell.get('id', 'cell')}"[:58] + "-sol"
+            cell.source = found.group(2)
+            nb.cells.insert(i, solution)
+
+
+HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$", re.M)
+
+
+def title_every_slide(nb) -> None:
+    """Every slide opens with a title cell (tagged `slide-title`, styled one way by slides.css).
+
+    A slide that opens with a heading has it cut into a cell of its own; a slide that does not
+    gets the title of the section it continues, "(continued)" (the book's headings: one source)."""
+    import nbformat
+
+    section, i = None, 0
+    while i < len(nb.cells):
+        cell = nb.cells[i]
+        if shown(cell) and opens_slide(nb, cell):
+            source = cell.source.lstrip() if cell.cell_type == "markdown" else ""
+            first, _, rest = source.partition("\n")
+            heading = HEADING.match(first)
+            if heading or section is not None:
+                title = nbformat.v4.new_markdown_cell(first if heading else f"## {section} (continued)")
+                title.id = f"{cell.get('id', 'cell')}"[:56] + "-title"
+                title.metadata["slideshow"] = {"slide_type": slide_type(cell)}
+                title.metadata["tags"] = ["slide-title"]
+                cell.metadata.setdefault("slideshow", {})["slide_type"] = "-"
+                nb.cells.insert(i, title)
+                i += 1  # back at `cell`
+                if heading:
+                    section = heading.group(2)
+                    if not rest.strip():
+                        del nb.cells[i]  # the heading was all the cell held
+                        continue
+                    cell.source = rest.lstrip("\n")
+        if shown(cell) and cell.cell_type == "markdown":
+            for _, text in HEADING.findall(cell.source):
+                section = text
+        i += 1
+
+
+def png_size(data: str) -> tuple[int, int] | None:
+    """(width, height) of a base64 PNG, from its header."""
+    import base64
+    import struct
+
+    head = base64.b64decode(data[:44])
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return struct.unpack(">II", head[16:24])
+
+
+TALL = 0.7  # height / width from which a figure goes beside its text on a 16:9 slide
+
+
+def figures_beside_text(nb) -> None:
+    """Tag `tall-figure` the cell of a tall figure (its code hidden) that shares its slide with text (slides.css
+    then puts it in a column beside the text instead of shrinking the slide to fit both)."""
+    slides, current = [], None
+    for cell in nb.cells:
+        if not shown(cell):
+            continue
+        if current is None or opens_slide(nb, cell):
+            current = []
+            slides.append(current)
+        current.append(cell)
+    for cells in slides:
+        figures = [c for c in cells if c.cell_type == "code" and REMOVE_INPUT & set(c.metadata.get("tags", [])) and any(
+            (size := png_size(o.get("data", {}).get("image/png", ""))) and size[1] >= TALL * size[0]
+            for o in c.get("outputs", []) if "image/png" in o.get("data", {}))]  # fmt: skip
+        text = [c for c in cells if c.cell_type == "markdown" and "slide-title" not in c.metadata.get("tags", [])]
+        if len(figures) == 1 and text:
+            figures[0].metadata["tags"] = [*figures[0].metadata.get("tags", []), "tall-figure"]
+
+
+def point_to_notes(nb) -> None:
+    """A part of a split slide with no notes of its own says where its slide's notes are, rather
+    than repeating them (a teacher reading the speaker view sees each note once)."""
+    import nbformat
+
+    parts, slides = None, []  # slides -> parts -> [(index, cell)]
+    for i, cell in enumerate(nb.cells):
+        if not shown(cell) and slide_type(cell) != "notes":
+            continue
         if parts is None or (slide_type(cell) == "slide" and any(slide_type(c) != "notes" for p in parts for c in p)):
             parts = [[]]
             slides.append(parts)
@@ -76,17 +185,17 @@ def share_notes(nb):
             parts.append([])
         parts[-1].append(cell)
     for parts in slides:
-        notes = [[c for c in part if slide_type(c) == "notes"] for part in parts]
-        for i, part in enumerate(parts):
-            if part and not notes[i]:
-                near = sorted((j for j in range(len(parts)) if notes[j]), key=lambda j: (abs(j - i), j < i))
-                if near:
-                    at = next(k for k, c in enumerate(nb.cells) if c is part[-1]) + 1
-                    copies = [copy.deepcopy(c) for c in notes[near[0]]]
-                    for n, c in enumerate(copies):
-                        c.id = f"{c.get('id', 'notes')}-part{i}-{n}"[:64]  # cell ids must stay unique
-                    nb.cells[at:at] = copies
-    return nb
+        with_notes = [k for k, part in enumerate(parts) if any(slide_type(c) == "notes" for c in part)]
+        for k, part in enumerate(parts):
+            if part and k not in with_notes and with_notes:
+                where = ", ".join(f"part {j + 1}" for j in with_notes)
+                note = nbformat.v4.new_markdown_cell(
+                    f"Part {k + 1} of {len(parts)} of this slide; its notes are with {where}."
+                )
+                note.id = f"{part[-1].get('id', 'cell')}"[:56] + "-notes"
+                note.metadata["slideshow"] = {"slide_type": "notes"}
+                at = next(i for i, c in enumerate(nb.cells) if c is part[-1]) + 1
+                nb.cells.insert(at, note)
 
 
 def course_notebook(books: list[tuple[str, object]]):
