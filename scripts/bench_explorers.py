@@ -36,8 +36,9 @@ from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-import browser as finder
-from browser import TIMEOUT_MS, is_local, launch, new_context, serve
+import browser as finder  # noqa: E402  (after the path line above)
+from browser import TIMEOUT_MS, is_local, launch, new_context, serve  # noqa: E402
+from build_paths import SITE  # noqa: E402
 
 KINDS = ("dk", "temperature", "heads", "who-attends")
 
@@ -137,7 +138,7 @@ def main() -> int:
     parser.add_argument(
         "--html",
         type=Path,
-        default=Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html")),
+        default=SITE,
     )
     parser.add_argument("--moves", type=int, default=200)
     args = parser.parse_args()

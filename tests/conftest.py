@@ -7,7 +7,6 @@ Playwright's 30 s default, so a busy machine makes a test slower, not red."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
@@ -17,8 +16,6 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
-# BOOK_HTML points the browser tests at another build (a helper's partial book, say).
-HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 
 # Property tests check properties, not speed: Hypothesis's default 200 ms deadline per
 # example and its "too slow" health check fail a good test on a busy machine.
@@ -28,6 +25,8 @@ settings.load_profile("attention")
 sys.path.insert(0, str(BOOK))  # `import attention_steps`, as the notebooks beside it do
 sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local server, shared with the scripts
 sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: the one reader of built pages
+
+from build_paths import SITE as HTML  # noqa: E402  (BOOK_HTML points the tests at another build)
 
 from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401
 

@@ -27,8 +27,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import BOOK, HTML, TIMEOUT_MS, OfflinePage
 from test_explorers import explorer_page
+
+from conftest import BOOK, HTML, TIMEOUT_MS, OfflinePage
 
 KINDS = ("dk", "temperature", "heads", "who-attends")
 HOST_CSS = Path(__file__).parent / "hosts" / "host_like.css"

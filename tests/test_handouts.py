@@ -22,7 +22,6 @@ prints the handouts (SLIDES_OUT points at another build).
 from __future__ import annotations
 
 import base64
-import os
 import re
 import shutil
 import struct
@@ -33,10 +32,10 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from build_paths import SLIDES  # noqa: E402
 
 from conftest import ROOT
 
-SLIDES = Path(os.environ.get("SLIDES_OUT", ROOT / "_build" / "slides"))
 PDF = SLIDES / "pdf"
 
 

@@ -18,7 +18,7 @@ import book_fingerprint
 import build_handouts
 import build_slides
 import notebook_deps
-from conftest import BOOK, ROOT
+from conftest import BOOK
 
 
 # --------------------------------------------------------------------------- a small repository
@@ -359,7 +359,8 @@ def test_a_handout_is_printed_only_when_its_deck_changed_and_the_course_is_joine
 
 def test_the_real_handouts_and_decks_are_stamped():
     """After build.sh: every deck has its input hash and every handout what it was printed from."""
-    slides = Path(os.environ.get("SLIDES_OUT", ROOT / "_build" / "slides"))
+    from build_paths import SLIDES as slides
+
     if not (slides / "decks.json").exists():
         pytest.skip("no slides built")
     decks = [stem for stem, _ in json.loads((slides / "decks.json").read_text())]

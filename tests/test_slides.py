@@ -372,8 +372,9 @@ def test_the_book_carries_the_decks_its_chapters_link_to():
 # --------------------------------------------------------------------------- structure, from the notebooks
 def _slides_of(stem: str):
     """The chapter as its deck is made (scripts/slides/notebook.py), cut into slides -> parts -> cells."""
-    import build_slides
     from slides.notebook import shown, slide_type
+
+    import build_slides
 
     nb, _ = build_slides.executed(ROOT / "book" / f"{stem}.ipynb")
     decks = {p.stem for p in CHAPTERS}
@@ -438,8 +439,8 @@ def _checked_note_numbers() -> dict[str, set[str]]:
     from attention_steps.core import projection, scale, scores, softmax
     from attention_steps.examples import i_love
     from attention_steps.exercises import solution
-    from attention_steps.explorers.data import TEMPERATURES
     from attention_steps.exercises.ch11 import EX_SCORES
+    from attention_steps.explorers.data import TEMPERATURES
 
     e = i_love()
     Q, K = projection(e.X, e.W_Q), projection(e.X, e.W_K)

@@ -175,7 +175,7 @@ def point_to_notes(nb) -> None:
     import nbformat
 
     parts, slides = None, []  # slides -> parts -> [(index, cell)]
-    for i, cell in enumerate(nb.cells):
+    for cell in nb.cells:
         if not shown(cell) and slide_type(cell) != "notes":
             continue
         if parts is None or (slide_type(cell) == "slide" and any(slide_type(c) != "notes" for p in parts for c in p)):
