@@ -32,6 +32,19 @@ sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: 
 from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401
 
 
+# Page JS, for wait_for_function: true once MathJax has typeset the page and put its
+# output (mjx-container) in it, or at once when the page has no maths.
+MATH_DONE = """() => {
+  if (!document.querySelector('.math')) return true;
+  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return false;
+  if (!window.__mathState) {
+    window.__mathState = 'pending';
+    MathJax.startup.promise.then(() => { window.__mathState = 'done'; });
+  }
+  return window.__mathState === 'done' && document.querySelectorAll('mjx-container').length > 0;
+}"""
+
+
 def assert_raises_naming(call, error, words):
     """call() raises `error` whose message contains every one of `words` (a clear error names
     the argument, the shapes and what was expected)."""
