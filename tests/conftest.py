@@ -29,8 +29,7 @@ sys.path.insert(0, str(BOOK))  # `import attention_steps`, as the notebooks besi
 sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local server, shared with the scripts
 sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: the one reader of built pages
 
-from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401
-
+from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, new_context, serve  # noqa: E402,F401
 
 # Page JS, for wait_for_function: true once MathJax has typeset the page and put its
 # output (mjx-container) in it, or at once when the page has no maths.
@@ -89,9 +88,8 @@ class OfflinePage:
     def __init__(self, browser, **context_options):
         self.context = new_context(browser, **context_options)  # every wait bounded by TIMEOUT_MS
         self.page = self.context.new_page()
-        self.foreign: list[str] = []
+        self.foreign = block_other_hosts(self.context)
         self.problems: list[str] = []
-        self.context.route("**/*", self._route)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
         self.page.on(
@@ -103,14 +101,6 @@ class OfflinePage:
             ),
         )
         self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status} for {r.url}"))
-
-    def _route(self, route):
-        url = route.request.url
-        if is_local(url):
-            route.continue_()
-        else:
-            self.foreign.append(url)
-            route.abort()
 
     def close(self):
         self.context.close()

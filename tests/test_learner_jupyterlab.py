@@ -27,7 +27,7 @@ from pathlib import Path
 import build_learner
 import pytest
 
-from conftest import TIMEOUT_MS, is_local, new_context
+from conftest import TIMEOUT_MS, block_other_hosts, new_context
 
 LEARNER = build_learner.OUT
 DEFAULT = ["01_projection", "03_scaling"]
@@ -91,16 +91,7 @@ def lab(tmp_path_factory):
 
 def open_notebook(browser, base: str, token: str, name: str):
     context = new_context(browser, viewport={"width": 1280, "height": 900})
-    foreign = []
-
-    def route(r):
-        if is_local(r.request.url):
-            r.continue_()
-        else:
-            foreign.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
+    foreign = block_other_hosts(context)
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda e: problems.append(str(e)))
