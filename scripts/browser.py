@@ -196,6 +196,22 @@ def is_local(url: str) -> bool:
     return parsed.scheme in ("data", "blob") or parsed.hostname == "127.0.0.1"
 
 
+
+def block_other_hosts(target) -> list[str]:
+    """Let `target` (a Playwright browser context or page) load only what is_local allows; abort
+    every other request. Returns the list the refused URLs are appended to, as they happen."""
+    refused: list[str] = []
+
+    def route(r):
+        if is_local(r.request.url):
+            r.continue_()
+        else:
+            refused.append(r.request.url)
+            r.abort()
+
+    target.route("**/*", route)
+    return refused
+
 # --------------------------------------------------------------------------- the local server
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # keep test and build logs readable

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import TIMEOUT_MS, BrowserNotFound, is_local, launch, new_context, serve  # noqa: E402
+from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve  # noqa: E402
 from build_slides import COURSE, COURSE_TITLE, OUT, SITE, TITLE, read_stamps, sync, write_index, write_stamps  # noqa: E402
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
@@ -132,14 +132,7 @@ def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda na
     from playwright.sync_api import sync_playwright
 
     base, server = serve(out)
-    printed, refused = [], []
-
-    def local_only(route):
-        if is_local(route.request.url):
-            route.continue_()
-        else:
-            refused.append(route.request.url)
-            route.abort()
+    printed = []
 
     try:
         with sync_playwright() as p:
@@ -148,7 +141,7 @@ def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda na
             except BrowserNotFound as e:
                 sys.exit(f"build_handouts: {e}")
             context = new_context(browser, viewport={"width": 1280, "height": 720})
-            context.route("**/*", local_only)
+            refused = block_other_hosts(context)
             for name, target in targets.items():
                 t0 = time.perf_counter()
                 page = context.new_page()

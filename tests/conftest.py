@@ -28,7 +28,19 @@ sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: 
 
 from build_paths import SITE as HTML  # noqa: E402  (BOOK_HTML points the tests at another build)
 
-from browser import TIMEOUT_MS, BrowserNotFound, is_local, new_context, serve  # noqa: E402,F401
+from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, new_context, serve  # noqa: E402,F401
+
+# Page JS, for wait_for_function: true once MathJax has typeset the page and put its
+# output (mjx-container) in it, or at once when the page has no maths.
+MATH_DONE = """() => {
+  if (!document.querySelector('.math')) return true;
+  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return false;
+  if (!window.__mathState) {
+    window.__mathState = 'pending';
+    MathJax.startup.promise.then(() => { window.__mathState = 'done'; });
+  }
+  return window.__mathState === 'done' && document.querySelectorAll('mjx-container').length > 0;
+}"""
 
 
 def assert_raises_naming(call, error, words):
@@ -75,9 +87,8 @@ class OfflinePage:
     def __init__(self, browser, **context_options):
         self.context = new_context(browser, **context_options)  # every wait bounded by TIMEOUT_MS
         self.page = self.context.new_page()
-        self.foreign: list[str] = []
+        self.foreign = block_other_hosts(self.context)
         self.problems: list[str] = []
-        self.context.route("**/*", self._route)
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console error: {m.text}"))
         self.page.on(
@@ -89,14 +100,6 @@ class OfflinePage:
             ),
         )
         self.page.on("response", lambda r: r.status >= 400 and self.problems.append(f"HTTP {r.status} for {r.url}"))
-
-    def _route(self, route):
-        url = route.request.url
-        if is_local(url):
-            route.continue_()
-        else:
-            self.foreign.append(url)
-            route.abort()
 
     def close(self):
         self.context.close()

@@ -20,7 +20,7 @@ import json
 
 import pytest
 
-from conftest import HTML, ROOT
+from conftest import HTML, MATH_DONE, ROOT
 
 AXE = ROOT / "_build" / "vendor" / "tests" / "axe.min.js"
 WAIT = 60_000  # ms: generous, for a loaded 2-core machine
@@ -39,17 +39,6 @@ EXPLORERS = {
     "heads": "book/06_multi_head.html",
     "who-attends": "book/08_whole_layer.html",
 }
-
-# True once MathJax has typeset the page (or at once when it has no math).
-MATH_DONE = """() => {
-  if (!document.querySelector('.math')) return true;
-  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return false;
-  if (!window.__mathState) {
-    window.__mathState = 'pending';
-    MathJax.startup.promise.then(() => { window.__mathState = 'done'; });
-  }
-  return window.__mathState === 'done';
-}"""
 
 RUN_AXE = """async () => {
   const limit = new Promise((_, reject) => setTimeout(() => reject(new Error('axe did not finish in 120 s')), 120000));

@@ -249,6 +249,21 @@ def click_range_at(root, fraction):
     root.page.mouse.click(box["x"] + 8 + fraction * (box["width"] - 16), box["y"] + box["height"] / 2)
 
 
+def drive_slider(root, check, keys, click):
+    """The slider answers the keyboard and the mouse: check() returns `expected` after each
+    (key, expected) of `keys` is pressed on the focused slider, the drawing has changed after
+    them, and check() returns `expected` after a click at (fraction, expected) = `click`."""
+    before = drawing(root)
+    root.locator("input[type=range]").focus()
+    for key, expected in keys:
+        root.page.keyboard.press(key)
+        assert check() == expected, key
+    assert drawing(root) != before
+    fraction, expected = click
+    click_range_at(root, fraction)
+    assert check() == expected
+
+
 @pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_dk_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "dk")
@@ -266,15 +281,8 @@ def test_dk_explorer_in_the_page(site, offline_page):
         return d_k, strategy
 
     assert check() == (64, "none")
-    slider = root.locator("input[type=range]")
-    before = drawing(root)
-    slider.focus()
-    for key, expected in [("ArrowRight", 128), ("ArrowLeft", 64), ("ArrowLeft", 32), ("End", 1024), ("Home", 1)]:
-        p.page.keyboard.press(key)
-        assert check()[0] == expected, key
-    assert drawing(root) != before
-    click_range_at(root, 0.8)  # the mouse: 0.8 of the way along 11 positions is d_k = 256
-    assert check()[0] == 256
+    keys = [("ArrowRight", 128), ("ArrowLeft", 64), ("ArrowLeft", 32), ("End", 1024), ("Home", 1)]
+    drive_slider(root, lambda: check()[0], keys, (0.8, 256))  # 0.8 of the way along 11 positions: d_k = 256
     before = drawing(root)
     root.locator(".ase-choice", has_text="÷ √d_k").click()  # the mouse, on the switch
     assert check() == (256, "sqrt_d_k")
@@ -299,14 +307,8 @@ def test_temperature_explorer_in_the_page(site, offline_page):
         return T
 
     assert check() == 1.0
-    before = drawing(root)
-    root.locator("input[type=range]").focus()
-    for key, expected in [("ArrowRight", 1.5), ("Home", 0.05), ("ArrowRight", 0.07), ("End", 20.0)]:
-        p.page.keyboard.press(key)
-        assert check() == expected, key
-    assert drawing(root) != before
-    click_range_at(root, 0.25)  # 0.25 of 17 positions: T = 0.2
-    assert check() == 0.2
+    keys = [("ArrowRight", 1.5), ("Home", 0.05), ("ArrowRight", 0.07), ("End", 20.0)]
+    drive_slider(root, check, keys, (0.25, 0.2))  # 0.25 of 17 positions: T = 0.2
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
@@ -328,14 +330,7 @@ def test_heads_explorer_in_the_page(site, offline_page):
         return h
 
     assert check() == 4
-    before = drawing(root)
-    root.locator("input[type=range]").focus()
-    for key, expected in [("ArrowRight", 8), ("End", 16), ("Home", 1), ("ArrowRight", 2)]:
-        p.page.keyboard.press(key)
-        assert check() == expected, key
-    assert drawing(root) != before
-    click_range_at(root, 1.0)
-    assert check() == 16
+    drive_slider(root, check, [("ArrowRight", 8), ("End", 16), ("Home", 1), ("ArrowRight", 2)], (1.0, 16))
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 

@@ -18,15 +18,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from lab_server import jupyterlab, write_settings
 from test_explorers import explorer_page
 
 from conftest import BOOK, HTML, TIMEOUT_MS, OfflinePage
@@ -71,9 +66,7 @@ def misaligned(pairs: list[list[dict]]) -> list[str]:
                     f"{row['label']!r} (top {dt['top']:.0f}) is not on the row of its value {row['value']!r} (top {dd['top']:.0f})"
                 )
             if dd["left"] < dt["right"] - 1:
-                problems.append(
-                    f"the value {row['value']!r} starts left of the end of its label {row['label']!r}"
-                )
+                problems.append(f"the value {row['value']!r} starts left of the end of its label {row['label']!r}")
             if dt["top"] < previous_top - 1:
                 problems.append(f"{row['label']!r} is above the row before it")
             previous_top = dt["top"]
@@ -88,12 +81,6 @@ def assert_panels_line_up(root):
 
 
 # ----------------------------------------------------------------------------- a real JupyterLab
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def notebook(kinds=KINDS) -> dict:
     def cell(kind, source):
         return {"cell_type": kind, "id": secrets.token_hex(4), "metadata": {}, "source": source,
@@ -124,70 +111,11 @@ def notebook(kinds=KINDS) -> dict:
     }
 
 
+THEME = "@jupyterlab/apputils-extension/themes"
+
+
 def write_theme(settings: Path, theme: str):
-    path = (
-        settings / "@jupyterlab" / "apputils-extension" / "themes.jupyterlab-settings"
-    )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"theme": theme}))
-
-
-@contextmanager
-def jupyterlab(folder: Path):
-    """A JupyterLab server in `folder` (its own config, settings, runtime), yielding (base URL, token, settings dir)."""
-    port, token = free_port(), secrets.token_hex(16)
-    settings = folder / "settings"
-    # No news or update checks (they would ask the network), light theme to start.
-    notification = (
-        settings
-        / "@jupyterlab"
-        / "apputils-extension"
-        / "notification.jupyterlab-settings"
-    )
-    notification.parent.mkdir(parents=True, exist_ok=True)
-    notification.write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False})
-    )
-    write_theme(settings, "JupyterLab Light")
-    for name in ("config", "runtime", "ipython", "workspaces", "work"):
-        (folder / name).mkdir(exist_ok=True)
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(folder / "config"), "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
-           "IPYTHONDIR": str(folder / "ipython"), "PYTHONPATH": os.pathsep.join([str(BOOK), os.environ.get("PYTHONPATH", "")]),
-           "JUPYTERLAB_SETTINGS_DIR": str(settings), "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces")}  # fmt: skip
-    log = open(folder / "lab.log", "w")  # noqa: SIM115 (closed in the finally below, after the server stops)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.port_retries=0",
-         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={folder / 'work'}",
-         f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-         "--ServerApp.allow_root=True",  # containers run tests as root
-         "--LabApp.extension_manager=readonly"],  # no PyPI queries for the extension manager
-        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=folder / "work",
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + TIMEOUT_MS / 1000
-        while True:
-            try:
-                with urllib.request.urlopen(
-                    f"{base}/api/status?token={token}", timeout=5
-                ):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"JupyterLab did not start:\n{(folder / 'lab.log').read_text()}"
-                    ) from None
-                time.sleep(
-                    0.25
-                )  # polling a server that is starting, not waiting for time to pass
-        yield base, token, settings
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+    write_settings(settings, THEME, {"theme": theme})
 
 
 def open_notebook(browser, base, token, name, theme_light: bool, width=1280):
@@ -209,16 +137,16 @@ def open_notebook(browser, base, token, name, theme_light: bool, width=1280):
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     for kind in KINDS:
-        page.locator(f".ase-explorer[data-explorer='{kind}']").first.wait_for(
-            timeout=TIMEOUT_MS
-        )
+        page.locator(f".ase-explorer[data-explorer='{kind}']").first.wait_for(timeout=TIMEOUT_MS)
     return p
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lab")
-    with jupyterlab(folder) as (base, token, settings):
+    # The notebook imports the book's own package; the light theme to start.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(BOOK), os.environ.get("PYTHONPATH", "")])}
+    with jupyterlab(folder, settings={THEME: {"theme": "JupyterLab Light"}}, env=env) as (base, token, settings):
         (folder / "work" / "explorers.ipynb").write_text(json.dumps(notebook()))
         yield base, token, settings
 
@@ -251,23 +179,19 @@ def check_keyboard(page):
             assert page.evaluate(ACTIVE) == before_cell, (
                 f"{key} on the {kind} explorer moved the notebook's active cell"
             )
-            assert page.evaluate(
-                "document.activeElement.closest('.ase-explorer') !== null"
-            ), f"{key} took the focus out of the {kind} explorer"
+            assert page.evaluate("document.activeElement.closest('.ase-explorer') !== null"), (
+                f"{key} took the focus out of the {kind} explorer"
+            )
 
 
 @pytest.mark.parametrize("theme", ["JupyterLab Light", "JupyterLab Dark"])
 def test_explorers_in_jupyterlab(browser, lab, theme):
     base, token, settings = lab
     write_theme(settings, theme)
-    p = open_notebook(
-        browser, base, token, "explorers.ipynb", theme_light=theme.endswith("Light")
-    )
+    p = open_notebook(browser, base, token, "explorers.ipynb", theme_light=theme.endswith("Light"))
     try:
         for kind in KINDS:
-            assert_panels_line_up(
-                p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
-            )
+            assert_panels_line_up(p.page.locator(f".ase-explorer[data-explorer='{kind}']").first)
         check_keyboard(p.page)
         assert not p.foreign, f"JupyterLab asked other hosts: {p.foreign[:5]}"
     finally:

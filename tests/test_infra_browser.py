@@ -142,3 +142,32 @@ def test_no_fixed_pauses_and_no_short_bounds(path):
         assert not re.search(pattern, text), (
             f"{path.name} has {pattern!r}: wait for the condition, bounded by TIMEOUT_MS"
         )
+
+
+def test_block_other_hosts_lets_local_requests_through_and_records_the_rest():
+    """block_other_hosts (the route every browser user shares) continues 127.0.0.1, data: and
+    blob: requests, aborts the rest and returns them in the order refused."""
+
+    class Route:
+        def __init__(self, url):
+            self.request, self.done = type("Request", (), {"url": url})(), None
+
+        def continue_(self):
+            self.done = "continued"
+
+        def abort(self):
+            self.done = "aborted"
+
+    class Context:
+        def route(self, pattern, handler):
+            self.pattern, self.handler = pattern, handler
+
+    context = Context()
+    refused = finder.block_other_hosts(context)
+    assert context.pattern == "**/*"
+    urls = ["http://127.0.0.1:8000/a.js", "https://cdn.example.org/x.js", "data:,1", "http://localhost/b", "blob:x"]
+    routes = [Route(u) for u in urls]
+    for r in routes:
+        context.handler(r)
+    assert [r.done for r in routes] == ["continued", "aborted", "continued", "aborted", "continued"]
+    assert refused == ["https://cdn.example.org/x.js", "http://localhost/b"]

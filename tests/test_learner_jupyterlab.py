@@ -15,19 +15,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import build_learner
 import pytest
+from lab_server import jupyterlab
 
-from conftest import TIMEOUT_MS, is_local, new_context
+from conftest import TIMEOUT_MS, block_other_hosts, new_context
 
 LEARNER = build_learner.OUT
 DEFAULT = ["01_projection", "03_scaling"]
@@ -35,12 +30,6 @@ ALL = [p.stem for p in build_learner.notebooks()]
 wanted = os.environ.get("LEARNER_LAB_NOTEBOOKS", "")
 NOTEBOOKS = ALL if wanted == "all" else [n for n in wanted.split(",") if n] or DEFAULT
 RUN_ALL_MS = 5 * TIMEOUT_MS  # a whole chapter on a busy machine; the wait ends as soon as the kernel is done
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -52,55 +41,16 @@ def lab(tmp_path_factory):
     root = tmp / "root"
     shutil.copytree(LEARNER / "book", root / "book", ignore=shutil.ignore_patterns("__pycache__"))
     # Render every cell, not only those scrolled into view, so the checks see the whole notebook.
-    settings = tmp / "settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True)
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    settings = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
+    # A learner's environment: not the book's PYTHONPATH or Jupyter folders.
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHONPATH", "JUPYTER"))}
-    env.update(JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
-               JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"))  # fmt: skip
-    token, port = secrets.token_hex(16), free_port()
-    log = (tmp / "lab.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--allow-root", "--LabApp.extension_manager=readonly",
-         "--LabApp.expose_app_in_browser=True", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while True:  # wait for the server to answer (bounded; a poll, not a pause)
-        try:
-            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            pytest.fail(f"JupyterLab did not start:\n{(tmp / 'lab.log').read_text()[-3000:]}")
-        time.sleep(0.2)
-    yield base, token
-    server.terminate()
-    try:
-        server.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+    with jupyterlab(tmp, root=root, settings=settings, env=env) as (base, token, _):
+        yield base, token
 
 
 def open_notebook(browser, base: str, token: str, name: str):
     context = new_context(browser, viewport={"width": 1280, "height": 900})
-    foreign = []
-
-    def route(r):
-        if is_local(r.request.url):
-            r.continue_()
-        else:
-            foreign.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
+    foreign = block_other_hosts(context)
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda e: problems.append(str(e)))
@@ -141,7 +91,9 @@ def solution_lines(name: str) -> list[str]:
         if cell["cell_type"] == "markdown":
             text = "".join(cell["source"])
             for body in re.findall(r"<details>\s*<summary>.*?</summary>(.*?)</details>", text, flags=re.S):
-                lines += [ln.strip() for ln in body.splitlines() if len(ln.strip()) > 25 and not re.search(r"[$`<>*_|\\]", ln)]
+                lines += [
+                    ln.strip() for ln in body.splitlines() if len(ln.strip()) > 25 and not re.search(r"[$`<>*_|\\]", ln)
+                ]
     return lines
 
 

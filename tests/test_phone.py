@@ -20,21 +20,10 @@ import re
 
 import pytest
 
-from conftest import BOOK, HTML, TIMEOUT_MS
+from conftest import BOOK, HTML, MATH_DONE, TIMEOUT_MS
 
 PHONE = {"width": 375, "height": 740}
 PAGES = sorted(f"book/{p.name}" for p in (HTML / "book").glob("*.html")) if (HTML / "book").exists() else []
-
-# True once MathJax has typeset the page (or at once when it has no maths).
-MATH_DONE = """() => {
-  if (!document.querySelector('.math')) return true;
-  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return false;
-  if (!window.__mathState) {
-    window.__mathState = 'pending';
-    MathJax.startup.promise.then(() => { window.__mathState = 'done'; });
-  }
-  return window.__mathState === 'done' && document.querySelectorAll('mjx-container').length > 0;
-}"""
 
 # Every element past the screen's right edge that is not inside a box scrolling sideways
 # within the screen; and every display formula wider than its box that is not marked as

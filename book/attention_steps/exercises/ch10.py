@@ -63,6 +63,13 @@ def _z(t, **kwargs):
 def _ROW_OF_MAO(t):  # the row that reads 猫
     return t.inputs.index("猫")
 
+
+def _reads_mao(answer):
+    """The slip 10.2 and 10.3 share: `answer` computed at the row that reads 猫, not the one that predicts it."""
+    return Mistake("use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
+                   lambda t: answer(t, row=_ROW_OF_MAO(t)))
+
+
 register(
     Exercise(
         id="10.2",
@@ -70,8 +77,7 @@ register(
         expected=_weights,
         inputs=EXAMPLE,
         mistakes=(
-            Mistake("use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
-                    lambda t: _weights(t, row=_ROW_OF_MAO(t))),
+            _reads_mao(_weights),
             Mistake("keep the book's source order: with the source reversed the keys are \"cats\", \"love\", \"I\"",
                     lambda t: _weights(t, source=slice(None))),
             Mistake("forget to divide the scores by √d_k", lambda t: _weights(t, scaled=False)),
@@ -93,8 +99,7 @@ register(
         expected=_z,
         inputs=EXAMPLE,
         mistakes=(
-            Mistake("use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
-                    lambda t: _z(t, row=_ROW_OF_MAO(t))),
+            _reads_mao(_z),
             Mistake("mix the reversed weights with the values in the book's order: weights and value rows "
                     "must follow the same (reversed) source order",
                     lambda t: _weights(t) @ (t.X_src @ t.W_V)),
