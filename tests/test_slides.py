@@ -450,7 +450,7 @@ def _checked_note_numbers() -> dict[str, set[str]]:
     pct = [f"{round(100 * x)} percent" for x in A[0]]
     f32, f16 = (np.log(float(np.finfo(t).max)) for t in (np.float32, np.float16))
     assert (f"{f32:.1f}", f"{f16:.1f}") == ("88.7", "11.1"), "chapter 4's notes: where exp overflows"
-    assert {0.1, 10.0} <= set(TEMPERATURES), "chapter 4's notes: the temperature demo's range"
+    assert (min(TEMPERATURES), max(TEMPERATURES)) == (0.05, 20.0), "chapter 4's notes: the temperature slider's range"
     assert solution("11.3") == 1024, "chapter 11's notes: exercise 11.3's number of tiles"
     assert list(EX_SCORES) == [2.0, 1.0, 4.0, 3.0], "chapter 11's notes: 11.1 by hand (e^0 + e^(1-2), max 2 then 4)"
     from attention_steps.explorers.data import heads_states
@@ -461,7 +461,7 @@ def _checked_note_numbers() -> dict[str, set[str]]:
     assert max(heads_states(layer.tokens, layer.X, layer.W_Q, layer.W_K, layer.W_V)["head_counts"]) == 16
     return {
         "03_scaling": {"1024", "64"},  # the d_k slider's ends and the d_k of the strategy slides (glued there)
-        "04_softmax": {"88.7", "11.1", "0.1", "10"},
+        "04_softmax": {"88.7", "11.1", "0.05", "20"},
         "05_weighted_sum": {a, b, *pct},
         "06_multi_head": {"512", "64", "16"},  # the source articles' W_Q; the heads slider's end
         "11_long_context": {"1024"},
