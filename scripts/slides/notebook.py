@@ -66,7 +66,6 @@ def for_slides(nb, name: str, decks: set[str], titles: dict[str, str] | None = N
     keep_solutions_with_their_question(nb)
     title_every_slide(nb)
     figures_beside_text(nb)
-    point_to_notes(nb)
     return nb
 
 
@@ -167,35 +166,6 @@ def figures_beside_text(nb) -> None:
         text = [c for c in cells if c.cell_type == "markdown" and "slide-title" not in c.metadata.get("tags", [])]
         if len(figures) == 1 and text:
             figures[0].metadata["tags"] = [*figures[0].metadata.get("tags", []), "tall-figure"]
-
-
-def point_to_notes(nb) -> None:
-    """A part of a split slide with no notes of its own says where its slide's notes are, rather
-    than repeating them (a teacher reading the speaker view sees each note once)."""
-    import nbformat
-
-    parts, slides = None, []  # slides -> parts -> [(index, cell)]
-    for cell in nb.cells:
-        if not shown(cell) and slide_type(cell) != "notes":
-            continue
-        if parts is None or (slide_type(cell) == "slide" and any(slide_type(c) != "notes" for p in parts for c in p)):
-            parts = [[]]
-            slides.append(parts)
-        elif slide_type(cell) == "subslide":
-            parts.append([])
-        parts[-1].append(cell)
-    for parts in slides:
-        with_notes = [k for k, part in enumerate(parts) if any(slide_type(c) == "notes" for c in part)]
-        for k, part in enumerate(parts):
-            if part and k not in with_notes and with_notes:
-                where = ", ".join(f"part {j + 1}" for j in with_notes)
-                note = nbformat.v4.new_markdown_cell(
-                    f"Part {k + 1} of {len(parts)} of this slide; its notes are with {where}."
-                )
-                note.id = f"{part[-1].get('id', 'cell')}"[:56] + "-notes"
-                note.metadata["slideshow"] = {"slide_type": "notes"}
-                at = next(i for i, c in enumerate(nb.cells) if c is part[-1]) + 1
-                nb.cells.insert(at, note)
 
 
 def course_notebook(books: list[tuple[str, object]]):
