@@ -141,6 +141,8 @@ def main() -> int:
         default=SITE,
     )
     parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS), help="explorers to time (default: all)")
+    parser.add_argument("--no-weight", action="store_true", help="skip the page-weight table")
     args = parser.parse_args()
     if not (args.html / "index.html").exists():
         print(
@@ -161,7 +163,7 @@ def main() -> int:
             "| explorer | page | control | redraw median (ms) | redraw worst (ms) | to next paint median (ms) | 90th percentile (ms) | worst (ms) | within a frame |"
         )
         print("|---|---|---|---:|---:|---:|---:|---:|---:|")
-        for kind in KINDS:
+        for kind in args.kinds:
             if kind not in found:
                 print(f"| {kind} | (not built) | | | | | | | |")
                 continue
@@ -182,6 +184,10 @@ def main() -> int:
                 print(f"| {kind} | {found[kind]} | {control} | {statistics.median(r):.2f} | {max(r):.2f} | "
                       f"{statistics.median(f):.2f} | {statistics.quantiles(f, n=10)[-1]:.2f} | {max(f):.2f} | {within:.0%} |")  # fmt: skip
             context.close()
+        if args.no_weight:
+            chromium.close()
+            server.shutdown()
+            return 0
         print(
             "\n| page | HTML (KB) | of which widget state (KB) | own images (KB) | total beyond _static/ (KB) |"
         )

@@ -75,8 +75,11 @@ SVG_CONTRAST = """(root) => {
   let texts = 0, marks = 0;
   for (const t of root.querySelectorAll('svg text')) {
     const fill = parse(getComputedStyle(t).fill);
-    // A heatmap cell's number is written on the cell: measure it against the cell.
-    const under = t.classList.contains('ase-cell') ? parse(getComputedStyle(t.previousElementSibling).fill) : bg;
+    // A heatmap cell's number is written on the cell: measure it against the cell (the path of
+    // the cells of one colour, which the numbers written on those cells follow).
+    let cell = t.previousElementSibling;
+    while (cell && cell.tagName === 'text') cell = cell.previousElementSibling;
+    const under = t.classList.contains('ase-cell') ? parse(getComputedStyle(cell).fill) : bg;
     const r = ratio(over(fill, under, opacity(t) * fill.a), under);
     texts += 1;
     if (r < 4.5) bad.push(`text "${t.textContent}" ${r.toFixed(2)}:1`);

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -25,6 +26,7 @@ from attention_steps.explorers import (
     temperature_explorer,
     who_attends_explorer,
 )
+from attention_steps.explorers.data import palette
 from attention_steps.explorers.fallback import dk_figure, heads_figure, temperature_figure, who_attends_figure
 from attention_steps.heads import small_layer
 from attention_steps.scaling import (
@@ -212,9 +214,12 @@ def shown(root) -> dict:
         "r => Object.fromEntries([...r.querySelectorAll('.ase-numbers dd')].map(d => [d.dataset.key, [d.dataset.value, d.textContent]]))"
     )
 
+PALETTE = palette()
+
 
 def drawing(root) -> str:
-    return root.evaluate("r => [...r.querySelectorAll('svg')].map(s => s.innerHTML).join('|')")
+    """The drawings on screen (an explorer may keep other states' drawings in the page, hidden)."""
+    return root.evaluate("r => [...r.querySelectorAll('svg')].filter(s => s.getClientRects().length).map(s => s.innerHTML).join('|')")
 
 
 def assert_number(numbers, key, expected, digits=3):
@@ -322,11 +327,39 @@ def test_heads_explorer_in_the_page(site, offline_page):
         h, numbers = int(root.get_attribute("data-h")), shown(root)
         t = trace_attention(layer.X, layer.W_Q, layer.W_K, layer.W_V, num_heads=h)
         assert numbers["h"][0] == str(h) and numbers["d_k"][0] == str(t.d_k)
-        assert root.locator(".ase-head").count() == h
-        # every cell's tooltip states its weight (2 decimals): compare them all with the core
-        cells = root.evaluate("r => [...r.querySelectorAll('.ase-head rect title')].map(t => t.textContent)")
-        shown_weights = [float(c.rsplit(": ", 1)[1]) for c in cells]
-        np.testing.assert_allclose(shown_weights, t.A.ravel(), atol=0.005 + 0.5e-4 + 1e-9, rtol=0)
+        # the maps on screen: one per head (the other numbers of heads wait hidden)
+        maps = root.evaluate("""r => [...r.querySelectorAll('.ase-head')].filter(f => f.getClientRects().length).map(f => ({
+          label: f.querySelector('svg').getAttribute('aria-label'),
+          cells: [...f.querySelectorAll('path.ase-cells')].map(p => ({fill: p.getAttribute('fill'), d: p.getAttribute('d')})),
+          numbers: [...f.querySelectorAll('text.ase-cell')].map(t => [Number(t.getAttribute('x')), Number(t.getAttribute('y')), t.textContent])}))""")
+        assert len(maps) == h
+        # every cell is drawn once, in the palette's colour of the core's weight (rounded as sent)
+        n = len(layer.tokens)
+        for r, m in enumerate(maps):
+            cells = {}
+            for band in m["cells"]:
+                for x, y, size in re.findall(r"M([\d.]+) ([\d.]+)h([\d.]+)", band["d"]):
+                    cells[(float(x), float(y))] = (band["fill"], float(size))
+            assert len(cells) == n * n, (r, len(cells))
+            xs, ys = sorted({x for x, _ in cells}), sorted({y for _, y in cells})
+            size = next(iter(cells.values()))[1]
+            for (x, y), (fill, _) in cells.items():
+                q, k = round((y - ys[0]) / size), round((x - xs[0]) / size)
+                w = t.A[r, q, k]
+                allowed = {PALETTE[min(63, math.floor(v * 63 + 0.5))] for v in (w - 0.5e-4, w, w + 0.5e-4)}
+                assert fill in allowed, (h, r, q, k, w, fill)
+            # the numbers written on the cells (up to 4 heads): the weight, 2 decimals, on its cell
+            if h <= 4:
+                assert len(m["numbers"]) == n * n
+                for x, y, text in m["numbers"]:
+                    q, k = round((y - size / 2 - 3.5 - ys[0]) / size), round((x - size / 2 - xs[0]) / size)
+                    assert float(text.replace("−", "-")) == pytest.approx(t.A[r, q, k], abs=0.005 + 0.5e-4 + 1e-9)
+            else:
+                assert m["numbers"] == []
+            # the screen reader's description: each token's largest weight
+            assert m["label"].startswith(f"Head {r + 1} of {h}: ")
+            for q in range(n):
+                assert f"{t.A[r, q].max():.2f}" in m["label"]
         return h
 
     assert check() == 4

@@ -321,7 +321,13 @@ function listen(model, names, callback) {
   return () => names.forEach((n) => model.off(`change:${n}`, callback));
 }
 
-/** A weights matrix as coloured cells (rows: queries, columns: keys), labelled by token. */
+/**
+ * A weights matrix as coloured cells (rows: queries, columns: keys), labelled by token.
+ * The cells of one colour are one path (a map has at most as many paths as colours,
+ * and no node per cell), so a change of drawing costs the browser few nodes to style
+ * and paint. Each cell's number, when written, follows the path of its colour.
+ * The weights are in the drawing's accessible name (`label`), not in per-cell tooltips.
+ */
 function heatmapSvg({ matrix, rows, cols, palette, annotate = false, label, cell = 24, tokenLabels = true }) {
   const left = tokenLabels ? 8 + 7.4 * Math.max(...rows.map((t) => t.length)) : 2;
   const top = tokenLabels ? 8 + 6.2 * Math.max(...cols.map((t) => t.length)) : 2;
@@ -334,12 +340,17 @@ function heatmapSvg({ matrix, rows, cols, palette, annotate = false, label, cell
     const x = left + cell * j + cell / 2, y = top - 4;
     out += `<text x="${x}" y="${y}" text-anchor="start" class="ase-tick" transform="rotate(-60 ${x} ${y})">${esc(t)}</text>`;
   });
+  const bands = new Map(); // colour -> {d, numbers}
   matrix.forEach((row, i) =>
     row.forEach((w, j) => {
-      out += `<rect x="${left + cell * j}" y="${top + cell * i}" width="${cell}" height="${cell}" fill="${shade(palette, w)}"><title>${esc(rows[i])} → ${esc(cols[j])}: ${fmt(w, 2)}</title></rect>`;
+      const colour = shade(palette, w);
+      if (!bands.has(colour)) bands.set(colour, { d: "", numbers: "" });
+      const band = bands.get(colour);
+      band.d += `M${left + cell * j} ${top + cell * i}h${cell}v${cell}h-${cell}z`;
       if (annotate)
-        out += `<text x="${left + cell * j + cell / 2}" y="${top + cell * i + cell / 2 + 3.5}" text-anchor="middle" class="ase-cell" style="fill:${inkOn(palette, w)}">${fmt(w, 2).replace(/^0/, "")}</text>`;
+        band.numbers += `<text x="${left + cell * j + cell / 2}" y="${top + cell * i + cell / 2 + 3.5}" text-anchor="middle" class="ase-cell" style="fill:${inkOn(palette, w)}">${fmt(w, 2).replace(/^0/, "")}</text>`;
     })
   );
+  for (const [colour, band] of bands) out += `<path d="${band.d}" fill="${colour}" class="ase-cells"/>${band.numbers}`;
   return out + "</svg>";
 }

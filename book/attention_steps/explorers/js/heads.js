@@ -15,38 +15,46 @@ function render({ model, el }) {
     onChange: (i) => { model.set("h_index", i); model.save_changes(); },
   });
   const numbers = numbersBlock();
-  const grid = h("div", { class: "ase-heads" });
+  const grids = h("div", { class: "ase-heads-states" });
   const key = h("p", { class: "ase-key" });
-  root.append(h("div", { class: "ase-controls" }, [slider.root]), numbers.root, key, grid);
+  root.append(h("div", { class: "ase-controls" }, [slider.root]), numbers.root, key, grids);
   el.append(root);
 
   key.textContent = `Rows: queries; columns: keys; both in sentence order (${tokens.join(", ")}). ` +
     "Lighter cells carry more weight; each row sums to 1.";
-  // One map per head, as nodes, per number of heads: built once, swapped in after.
-  const figures = new Map();
-  const maps = (i) => {
-    if (figures.has(i)) return figures.get(i);
+  // One grid of maps per number of heads, built once (in idle time, or on first
+  // use) and kept in the page, hidden: a change only hides one grid and shows another.
+  const built = new Map();
+  const gridOf = (i) => {
+    if (built.has(i)) return built.get(i);
     const st = data.states[i];
     // Fewer heads, bigger maps; from 8 heads on they are thumbnails without token labels.
     const thumbnails = st.h >= 8;
-    const t = document.createElement("template");
-    t.innerHTML = st.maps.map((m, r) =>
+    const grid = h("div", { class: "ase-heads", "data-h": st.h, hidden: true });
+    grid.style.setProperty("--ase-cell", st.h <= 1 ? "260px" : st.h <= 4 ? "170px" : "90px");
+    grid.innerHTML = st.maps.map((m, r) =>
       `<figure class="ase-head" data-head="${r + 1}"><figcaption>head ${r + 1} · d<sub>k</sub> = ${st.d_k}</figcaption><div class="ase-drawing">` +
       heatmapSvg({
         matrix: m, rows: tokens, cols: tokens, palette: data.palette, annotate: st.h <= 4, tokenLabels: !thumbnails,
         label: `Head ${r + 1} of ${st.h}: attention weights of ${tokens.length} tokens over ${tokens.length} tokens; each token's largest weight: ` +
           m.map((row, q) => `${tokens[q]} → ${tokens[row.indexOf(Math.max(...row))]} ${fmt(Math.max(...row), 2)}`).join(", "),
       }) + "</div></figure>").join("");
-    figures.set(i, [...t.content.children]);
-    return figures.get(i);
+    grids.append(grid);
+    built.set(i, grid);
+    return grid;
   };
 
+  let shown = null;
   function redraw() {
     const i = model.get("h_index"), st = data.states[i];
     root.dataset.h = st.h;
     slider.show(i);
-    grid.style.setProperty("--ase-cell", st.h <= 1 ? "260px" : st.h <= 4 ? "170px" : "90px");
-    grid.replaceChildren(...maps(i));
+    const grid = gridOf(i);
+    if (grid !== shown) {
+      if (shown) shown.hidden = true;
+      grid.hidden = false;
+      shown = grid;
+    }
     numbers.show([
       { key: "h", label: "heads <i>h</i>", value: st.h, text: String(st.h) },
       { key: "d_k", label: "each head's d<sub>k</sub> = d<sub>model</sub> / h", value: st.d_k, text: `${data.d_model} / ${st.h} = ${st.d_k}` },
@@ -55,7 +63,7 @@ function render({ model, el }) {
 
   redraw();
   const i0 = model.get("h_index");
-  warm(data.states.map((_, i) => i).sort((a, b) => Math.abs(a - i0) - Math.abs(b - i0)).map((i) => () => maps(i)));
+  warm(data.states.map((_, i) => i).sort((a, b) => Math.abs(a - i0) - Math.abs(b - i0)).map((i) => () => gridOf(i)));
   return listen(model, ["h_index"], redraw);
 }
 
