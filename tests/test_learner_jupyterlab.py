@@ -32,9 +32,11 @@ NOTEBOOKS = ALL if wanted == "all" else [n for n in wanted.split(",") if n] or D
 RUN_ALL_MS = 5 * TIMEOUT_MS  # a whole chapter on a busy machine; the wait ends as soon as the kernel is done
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def lab(tmp_path_factory):
-    """(base URL, token) of a JupyterLab serving a copy of the learner tree."""
+    """(base URL, token) of a JupyterLab serving a copy of the learner tree, one per notebook:
+    a server shared by two notebooks restored the first one's tab in front of the second
+    (its <details> then sit in a hidden panel and never come into view)."""
     if not (LEARNER / "book").exists():
         pytest.fail(f"{LEARNER}/book is missing: run `bash scripts/build.sh`")
     tmp = tmp_path_factory.mktemp("lab")
