@@ -30,7 +30,7 @@ def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | No
     h, n_q, n_k = A.shape
     ncols = ncols or min(h, 4)
     nrows = -(-h // ncols)
-    side = min(max(6.4, 2.0 * ncols) / ncols, 0.45 * n_k + 0.9)
+    side = min(6.4 / ncols, 0.45 * n_k + 0.9)
     fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows + 0.3), squeeze=False)
     blanks, annotate = False, n_q * n_k <= 64
     for r, ax in enumerate(axes.flat):

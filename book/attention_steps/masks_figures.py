@@ -71,7 +71,7 @@ def change_bars(series: dict, labels: Sequence[str], *, xlabel: str = "", title:
     return fig
 
 
-def attention_maps_side_by_side(maps: dict, tokens: Sequence[str], *, side: float = 3.5, labelsize: float = 10):
+def attention_maps_side_by_side(maps: dict, tokens: Sequence[str], *, side: float = 3.0, labelsize: float = 10):
     """Attention maps {title: A (n, n)} over the same tokens side by side (a 16:9 slide's shape),
     each `side` inches square, on one 0…1 colour scale and without weights written in; the maps
     right of the first leave out the row labels (the same queries). Returns the Figure."""
@@ -81,6 +81,7 @@ def attention_maps_side_by_side(maps: dict, tokens: Sequence[str], *, side: floa
     for k, (ax, (title, A)) in enumerate(zip(axes.flat, maps.items())):
         attention_map(A, tokens, title=title, ax=ax, annotate=False)
         ax.tick_params(labelsize=labelsize)
+        plt.setp(ax.get_xticklabels(), ha="right", rotation_mode="anchor")  # long words end at their column
         if k:
             ax.tick_params(labelleft=False)
             ax.set_ylabel("")
