@@ -60,7 +60,7 @@ def test_show_puts_the_displayed_width_and_the_alt_text_in_the_metadata(monkeypa
     with book_style():
         fig, ax = plt.subplots(figsize=(4.0, 2.0))
         show(fig, alt="a line")
-    (data, kw), = shown
+    ((data, kw),) = shown
     meta = kw["metadata"]["image/png"]
     w, _ = _png_size(base64.b64decode(data["image/png"]))
     assert kw["raw"] and meta["alt"] == "a line" and w == PIXEL_RATIO * meta["width"], meta
@@ -124,7 +124,9 @@ def test_every_figure_png_in_the_book_is_twice_its_displayed_width():
             if not style or w != PIXEL_RATIO * float(style.group(1)):
                 wrong.append((str(page.relative_to(HTML)), img.get("alt", "")[:40], w, style and style.group(1)))
     assert checked > 20, f"only {checked} figures found in {HTML / 'book'}"
-    assert wrong == [], f"figures not drawn at {PIXEL_RATIO}× their displayed width (page, alt, pixels, CSS px): {wrong}"
+    assert wrong == [], (
+        f"figures not drawn at {PIXEL_RATIO}× their displayed width (page, alt, pixels, CSS px): {wrong}"
+    )
 
 
 # ----------------------------------------------------------------------------- the slides

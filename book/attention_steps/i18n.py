@@ -27,7 +27,6 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see the README):
 from __future__ import annotations
 
 import base64
-import io
 import os
 import re
 import shutil
@@ -209,8 +208,11 @@ def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> 
     data = {"image/png": pngs[here], "text/plain": f"<Figure: {alts[here][:60]}>"}
     metadata = {
         "image/png": {"alt": alts[here], "width": widths[here]},
-        METADATA_KEY: {"image/png": others, "alt": {lang: alts[lang] for lang in LANGUAGES if lang != here},
-                       "width": {lang: widths[lang] for lang in LANGUAGES if lang != here}},
+        METADATA_KEY: {
+            "image/png": others,
+            "alt": {lang: alts[lang] for lang in LANGUAGES if lang != here},
+            "width": {lang: widths[lang] for lang in LANGUAGES if lang != here},
+        },
     }
     return data, metadata
 

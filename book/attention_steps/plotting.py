@@ -226,6 +226,7 @@ def show(fig, alt: str) -> None:
     data = {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": f"<Figure: {alt[:60]}>"}
     display(data, raw=True, metadata={"image/png": {"alt": alt, "width": width}})
 
+
 def attention_map(A, tokens: Sequence[str], *, key_tokens: Sequence[str] | None = None, title: str = "",
                   highlight: tuple[int, int] | None = None, threshold: float = 0.15, annotate: bool = True,
                   ax=None):  # fmt: skip
