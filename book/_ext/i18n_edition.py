@@ -194,6 +194,9 @@ def _patch_render_image() -> None:
             alt = (extra.get("alt") or {}).get(lang)
             if alt:
                 metadata[data.mime_type] = {**metadata.get(data.mime_type, {}), "alt": alt}
+            width = (extra.get("width") or {}).get(lang)  # the translated figure's displayed width
+            if width:
+                metadata[data.mime_type] = {**metadata.get(data.mime_type, {}), "width": width}
             data = replace(data, content=translated[lang], output_metadata=metadata)
         return original(self, data)
 

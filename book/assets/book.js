@@ -135,13 +135,19 @@
     return zoomDialog;
   }
 
+  // The width a figure is drawn for (its style's, from the notebook output's metadata: the
+  // picture has twice as many pixels, for sharpness), else the picture's own.
+  function drawnWidth(img) {
+    return parseFloat(img.style.width) || img.naturalWidth;
+  }
+
   function openFigure(img, opener) {
     const dialog = figureDialog();
     const copy = document.createElement("img");
     copy.src = img.currentSrc || img.src;
     copy.alt = img.alt;
-    // A quarter larger than drawn: the figures' smallest labels (7 pt at 110 dpi, 10.7 px) reach 13 px.
-    copy.style.width = Math.round(img.naturalWidth * FIGURE_ZOOM) + "px";
+    // A quarter larger than drawn: the figures' smallest labels (7 pt at 110 CSS px per inch, 10.7 px) reach 13 px.
+    copy.style.width = Math.round(drawnWidth(img) * FIGURE_ZOOM) + "px";
     copy.style.maxWidth = "none";
     dialog.querySelector(".figure-zoom-view").replaceChildren(copy);
     zoomOpener = opener;
@@ -170,7 +176,7 @@
       img.after(button);
       const update = () => {
         const shown = img.getBoundingClientRect().width;
-        const shrunk = img.naturalWidth > 0 && shown > 0 && shown < img.naturalWidth - 1; // not when hidden
+        const shrunk = img.naturalWidth > 0 && shown > 0 && shown < drawnWidth(img) - 1; // not when hidden
         button.hidden = !shrunk;
         img.classList.toggle("figure-zoomable", shrunk);
       };

@@ -17,7 +17,9 @@ def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | No
     """Every head's attention map A⁽ʳ⁾ side by side on one 0…1 colour scale.
 
     A (h, n_q, n_k); rows are queries, columns keys, both labelled by `tokens`.
-    `ncols` defaults to 2 for 4 heads (readable on a phone), else up to 4. Returns the Figure.
+    `ncols` defaults to one row of up to 4 maps (wide, for a 16:9 slide; on a phone the book's
+    "Enlarge figure" button shows it at full size); a map right of another in its row leaves out
+    the row labels, which are those of the map on its left. Returns the Figure.
     `fmt` (e.g. "{:.2f}") writes every weight; by default the weights are written large enough
     for a projector, with one decimal and no leading zero (.8), 1 for a full weight, and
     weights below 0.05 left blank (a footnote says so).
@@ -26,7 +28,7 @@ def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | No
     if A.ndim == 2:
         A = A[None]
     h, n_q, n_k = A.shape
-    ncols = ncols or (2 if h == 4 else min(h, 4))
+    ncols = ncols or min(h, 4)
     nrows = -(-h // ncols)
     side = min(6.4 / ncols, 0.45 * n_k + 0.9)
     fig, axes = plt.subplots(nrows, ncols, figsize=(side * ncols, side * nrows + 0.3), squeeze=False)
@@ -40,6 +42,8 @@ def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | No
                 fontsize=(10 if n_k > 4 else 12) if fmt is None else (7 if n_k > 4 else 9))  # fmt: skip
         blanks |= annotate and fmt is None and bool((A[r] < 0.05).any())
         ax.tick_params(labelsize=9)
+        if r % ncols:  # the same rows as the map on its left
+            ax.tick_params(labelleft=False)
         ax.title.set_fontsize(11)
         if titles is not None:
             ax.set_title(titles[r], fontsize=11)

@@ -27,7 +27,6 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see the README):
 from __future__ import annotations
 
 import base64
-import io
 import os
 import re
 import shutil
@@ -173,10 +172,12 @@ def use_cjk_font() -> bool:
 
 
 # ----------------------------------------------------------------------------- figures
-def _png(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
+def _png(fig) -> tuple[str, int]:
+    """The figure drawn sharp (plotting.sharp_png: twice its displayed width) and that width."""
+    from .plotting import sharp_png  # plotting imports this module
+
+    png, width = sharp_png(fig)
+    return base64.b64encode(png).decode("ascii"), width
 
 
 def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> tuple[dict, dict]:
@@ -190,12 +191,13 @@ def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> 
 
     use_cjk_font()  # the figures are drawn in Chinese too: a CJK fallback font
     pngs: dict[str, str] = {}
+    widths: dict[str, int] = {}
     alts: dict[str, str] = {}
     for lang in LANGUAGES:
         with language(lang):
             fig = build()
             try:
-                pngs[lang] = _png(fig)
+                pngs[lang], widths[lang] = _png(fig)
             finally:
                 plt.close(fig)
             alts[lang] = alt() if callable(alt) else alt
@@ -205,8 +207,12 @@ def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> 
     others = {lang: pngs[lang] for lang in LANGUAGES if lang != here}
     data = {"image/png": pngs[here], "text/plain": f"<Figure: {alts[here][:60]}>"}
     metadata = {
-        "image/png": {"alt": alts[here]},
-        METADATA_KEY: {"image/png": others, "alt": {lang: alts[lang] for lang in LANGUAGES if lang != here}},
+        "image/png": {"alt": alts[here], "width": widths[here]},
+        METADATA_KEY: {
+            "image/png": others,
+            "alt": {lang: alts[lang] for lang in LANGUAGES if lang != here},
+            "width": {lang: widths[lang] for lang in LANGUAGES if lang != here},
+        },
     }
     return data, metadata
 

@@ -69,3 +69,20 @@ def change_bars(series: dict, labels: Sequence[str], *, xlabel: str = "", title:
     fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=len(series), frameon=False,
                fontsize=9)  # fmt: skip
     return fig
+
+
+def attention_maps_side_by_side(maps: dict, tokens: Sequence[str], *, side: float = 3.0, labelsize: float = 10):
+    """Attention maps {title: A (n, n)} over the same tokens side by side (a 16:9 slide's shape),
+    each `side` inches square, on one 0…1 colour scale and without weights written in; the maps
+    right of the first leave out the row labels (the same queries). Returns the Figure."""
+    from .plotting import attention_map
+
+    fig, axes = plt.subplots(1, len(maps), figsize=(side * len(maps) + 0.4, side), squeeze=False)
+    for k, (ax, (title, A)) in enumerate(zip(axes.flat, maps.items())):
+        attention_map(A, tokens, title=title, ax=ax, annotate=False)
+        ax.tick_params(labelsize=labelsize)
+        plt.setp(ax.get_xticklabels(), ha="right", rotation_mode="anchor")  # long words end at their column
+        if k:
+            ax.tick_params(labelleft=False)
+            ax.set_ylabel("")
+    return fig

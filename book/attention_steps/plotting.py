@@ -21,10 +21,16 @@ import numpy as np
 from .palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
 from . import i18n  # translated labels (issue 11)
 
+# A figure is displayed at figure.dpi CSS pixels per inch and drawn at PIXEL_RATIO times that
+# (savefig.dpi): sharp on a high-density screen and when a slide enlarges it on a projector
+# (issue 13). `show` gives the page the displayed width, half the picture's.
+PIXEL_RATIO = 2
+FIGURE_DPI = 110
+
 # Matplotlib settings for every figure in the book (readable on a phone and a projector).
 BOOK_STYLE = {
-    "figure.dpi": 110,
-    "savefig.dpi": 110,
+    "figure.dpi": FIGURE_DPI,
+    "savefig.dpi": FIGURE_DPI * PIXEL_RATIO,
     "figure.figsize": (6.4, 3.6),
     "font.size": 11,
     "axes.titlesize": 12,
@@ -40,6 +46,22 @@ def use_book_style() -> None:
     figures are drawn when the cell's output is rendered, after any `with` block has ended)."""
     plt.rcParams.update(BOOK_STYLE)
     i18n.use_cjk_font()  # Chinese labels (issue 11): a CJK fallback after the book's font
+    _sharp_inline_figures()
+
+
+def _sharp_inline_figures() -> None:
+    """A figure a cell displays without `show` (e.g. as its last value) is drawn at PIXEL_RATIO
+    too: IPython's "retina" format (twice figure.dpi, with the displayed width and height in the
+    output's metadata). Nothing to do outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    if get_ipython() is None:
+        return
+    from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+    set_matplotlib_formats("retina")
 
 
 @contextmanager
@@ -164,19 +186,46 @@ def weight_bars(weights, labels: Sequence[str], *, title: str = "", ax=None, hig
     return ax.figure
 
 
+def sharp_png(fig) -> tuple[bytes, int]:
+    """`fig` as a PNG drawn at PIXEL_RATIO × figure.dpi (its whitespace trimmed) and the width
+    it is displayed at in CSS pixels: exactly 1/PIXEL_RATIO of the picture's (the picture is
+    padded with the figure's background to a multiple of PIXEL_RATIO)."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=fig.dpi * PIXEL_RATIO, bbox_inches="tight")
+    image = Image.open(io.BytesIO(buf.getvalue()))
+    w, h = image.size
+    W, H = -(-w // PIXEL_RATIO) * PIXEL_RATIO, -(-h // PIXEL_RATIO) * PIXEL_RATIO
+    if (W, H) != (w, h):
+        padded = Image.new(image.mode, (W, H), tuple(round(255 * c) for c in fig.get_facecolor()[: len(image.mode)]))
+        padded.paste(image, (0, 0))
+        buf = io.BytesIO()
+        padded.save(buf, format="png")
+    return buf.getvalue(), W // PIXEL_RATIO
+
+
 def show(fig, alt: str) -> None:
     """Display `fig` with alt text (read by screen readers, shown if the image fails) and close it.
 
-    The alt text travels in the output's metadata, which myst-nb turns into the
-    <img alt="..."> of the built page; closing the figure stops Jupyter from
-    drawing it a second time.
+    The picture is drawn at PIXEL_RATIO (`sharp_png`); its displayed width and the alt text
+    travel in the output's metadata, which myst-nb turns into the <img alt="..."
+    style="width: ...px"> of the built page (and the slides' template into the deck's).
+    Closing the figure stops Jupyter from drawing it a second time.
     """
+    import base64
+
     from IPython.display import display
 
     if not alt or not alt.strip():
         raise ValueError("alt text must describe the figure for readers who cannot see it")
-    display(fig, metadata={"image/png": {"alt": alt}})
+    png, width = sharp_png(fig)
     plt.close(fig)
+    data = {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": f"<Figure: {alt[:60]}>"}
+    display(data, raw=True, metadata={"image/png": {"alt": alt, "width": width}})
+
 
 def attention_map(A, tokens: Sequence[str], *, key_tokens: Sequence[str] | None = None, title: str = "",
                   highlight: tuple[int, int] | None = None, threshold: float = 0.15, annotate: bool = True,
