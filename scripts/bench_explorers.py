@@ -36,9 +36,10 @@ from urllib.parse import unquote, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
+from build_paths import SITE  # noqa: E402
+
 import browser as finder  # noqa: E402  (after the path line above)
 from browser import TIMEOUT_MS, is_local, launch, new_context, serve  # noqa: E402
-from build_paths import SITE  # noqa: E402
 
 KINDS = ("dk", "temperature", "heads", "who-attends")
 
@@ -79,9 +80,7 @@ FRAME_MS = 1000 / 60
 
 def pages(html: Path) -> list[str]:
     return sorted(
-        str(p.relative_to(html))
-        for p in html.rglob("*.html")
-        if not p.relative_to(html).parts[0].startswith("_")
+        str(p.relative_to(html)) for p in html.rglob("*.html") if not p.relative_to(html).parts[0].startswith("_")
     )
 
 
@@ -99,9 +98,7 @@ def explorer_pages(html: Path) -> dict[str, str]:
 def new_page(browser, base: str, width: int = 1280):
     """A page that may load only from our server (as the book's tests demand)."""
     context = new_context(browser, viewport={"width": width, "height": 900})
-    context.route(
-        "**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort()
-    )
+    context.route("**/*", lambda r: r.continue_() if is_local(r.request.url) else r.abort())
     return context, context.new_page()
 
 
@@ -110,26 +107,18 @@ def weight(browser, base: str, html: Path, page_path: str) -> tuple[int, int, in
     context, page = new_page(browser, base)
     urls: set[str] = set()
     page.on("requestfinished", lambda r: urls.add(r.url))
-    page.goto(
-        f"{base}/{page_path}", wait_until="networkidle"
-    )  # no request for 500 ms: every load has finished
+    page.goto(f"{base}/{page_path}", wait_until="networkidle")  # no request for 500 ms: every load has finished
     context.close()
     own = 0
     for url in urls:
         path = unquote(urlparse(url).path).lstrip("/")
         # Shared by every page: _static/ (themes, MathJax, the widget manager) and the search index.
-        if (
-            path == page_path
-            or not path.startswith("_images/")
-            or not (html / path).is_file()
-        ):
+        if path == page_path or not path.startswith("_images/") or not (html / path).is_file():
             continue
         own += (html / path).stat().st_size
     text = (html / page_path).read_text(errors="ignore")
     start = text.find('<script type="application/vnd.jupyter.widget-state+json">')
-    state = (
-        len(text[start : text.find("</script>", start)].encode()) if start >= 0 else 0
-    )
+    state = len(text[start : text.find("</script>", start)].encode()) if start >= 0 else 0
     return (html / page_path).stat().st_size, own, state
 
 
@@ -141,7 +130,9 @@ def main() -> int:
         default=SITE,
     )
     parser.add_argument("--moves", type=int, default=200)
-    parser.add_argument("--kinds", nargs="+", choices=KINDS, default=list(KINDS), help="explorers to time (default: all)")
+    parser.add_argument(
+        "--kinds", nargs="+", choices=KINDS, default=list(KINDS), help="explorers to time (default: all)"
+    )
     parser.add_argument("--no-weight", action="store_true", help="skip the page-weight table")
     args = parser.parse_args()
     if not (args.html / "index.html").exists():
@@ -154,9 +145,11 @@ def main() -> int:
 
     base, server = serve(args.html)
     found = explorer_pages(args.html)
-    print(f"# Explorers benchmark, {datetime.date.today()}, {platform.machine()} with {os.cpu_count()} cores, "
-          f"{finder.browser().version} headless, {args.moves} moves per control, book at {args.html}, "
-          f"load average {os.getloadavg()[0]:.1f} (frame timings need an idle machine)\n")  # fmt: skip
+    print(
+        f"# Explorers benchmark, {datetime.date.today()}, {platform.machine()} with {os.cpu_count()} cores, "
+        f"{finder.browser().version} headless, {args.moves} moves per control, book at {args.html}, "
+        f"load average {os.getloadavg()[0]:.1f} (frame timings need an idle machine)\n"
+    )
     with sync_playwright() as p:
         chromium = launch(p)
         print(
@@ -169,28 +162,24 @@ def main() -> int:
                 continue
             context, page = new_page(chromium, base)
             page.goto(f"{base}/{found[kind]}", wait_until="networkidle")
-            page.wait_for_selector(
-                f".ase-explorer[data-explorer='{kind}']", timeout=TIMEOUT_MS
-            )
+            page.wait_for_selector(f".ase-explorer[data-explorer='{kind}']", timeout=TIMEOUT_MS)
             controls = page.evaluate(
                 f"[...new Set([...document.querySelectorAll(\".ase-explorer[data-explorer='{kind}'] [data-control]\")].map(c => c.dataset.control))]"
             )
             for control in controls:
-                t = page.evaluate(
-                    MOVE, {"kind": kind, "control": control, "moves": args.moves}
-                )
+                t = page.evaluate(MOVE, {"kind": kind, "control": control, "moves": args.moves})
                 r, f = t["redraw"], t["paint"]
                 within = sum(x <= FRAME_MS for x in f) / len(f)
-                print(f"| {kind} | {found[kind]} | {control} | {statistics.median(r):.2f} | {max(r):.2f} | "
-                      f"{statistics.median(f):.2f} | {statistics.quantiles(f, n=10)[-1]:.2f} | {max(f):.2f} | {within:.0%} |")  # fmt: skip
+                print(
+                    f"| {kind} | {found[kind]} | {control} | {statistics.median(r):.2f} | {max(r):.2f} | "
+                    f"{statistics.median(f):.2f} | {statistics.quantiles(f, n=10)[-1]:.2f} | {max(f):.2f} | {within:.0%} |"
+                )
             context.close()
         if args.no_weight:
             chromium.close()
             server.shutdown()
             return 0
-        print(
-            "\n| page | HTML (KB) | of which widget state (KB) | own images (KB) | total beyond _static/ (KB) |"
-        )
+        print("\n| page | HTML (KB) | of which widget state (KB) | own images (KB) | total beyond _static/ (KB) |")
         print("|---|---:|---:|---:|---:|")
         for page_path in pages(args.html):
             size, own, state = weight(chromium, base, args.html, page_path)

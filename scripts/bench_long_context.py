@@ -56,8 +56,7 @@ def machine() -> str:
     except (OSError, StopIteration, ValueError):
         pass
     return (
-        f"{os.cpu_count()} cores{memory}, {platform.system()} {platform.machine()}, "
-        f"Python {platform.python_version()}"
+        f"{os.cpu_count()} cores{memory}, {platform.system()} {platform.machine()}, Python {platform.python_version()}"
     )
 
 
@@ -96,8 +95,13 @@ def run(command: list[str], cwd: Path = ROOT, env: dict | None = None, name: str
 def copy_repository(dest: Path) -> None:
     """The working tree as git sees it (tracked and new files, not ignored ones), with .venv and
     node_modules linked to this checkout's: a build there starts with no _build at all."""
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.split("\0")  # fmt: skip
+    files = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
     for rel in filter(None, files):
         src = ROOT / rel
         if src.is_file() and not src.is_symlink():
@@ -146,8 +150,11 @@ def redone(output: str, html: Path, before: dict[str, int]) -> dict[str, list[st
 
 
 def page_times(html: Path) -> dict[str, int]:
-    return {str(p.relative_to(html)): p.stat().st_mtime_ns for p in html.rglob("*.html")
-            if not p.relative_to(html).parts[0].startswith(("_", "slides"))}  # fmt: skip
+    return {
+        str(p.relative_to(html)): p.stat().st_mtime_ns
+        for p in html.rglob("*.html")
+        if not p.relative_to(html).parts[0].startswith(("_", "slides"))
+    }
 
 
 def book_seconds(output: str) -> str:
@@ -156,7 +163,7 @@ def book_seconds(output: str) -> str:
     if m is None:
         return ""
     text = f"{float(m.group(2)):.1f}" + (" (skipped)" if m.group(1) else "")
-    line = output[m.start():output.index("\n", m.start()) if "\n" in output[m.start():] else None]
+    line = output[m.start() : output.index("\n", m.start()) if "\n" in output[m.start() :] else None]
     for lang, seconds in re.findall(r"\bbook ([a-z]{2}_[A-Z]{2}) ([\d.]+) s", line):
         text += f" + {lang} {float(seconds):.1f}"
     return text
@@ -177,10 +184,17 @@ def build_table() -> tuple[str, dict]:
         cases = [
             ("clean", f"clean build: {len(chapters)} chapter notebooks + intro executed, every deck and handout", None),
             ("nothing", "again, nothing changed", None),
-            ("chapter", f"one chapter's prose changed ({chapter.stem}: a sentence added)", lambda: edit_markdown(chapter)),
-            ("module", f"one core module changed ({module_name}, which {len(users)} notebook(s) import: {', '.join(users)})",
-             lambda: module.write_text(module.read_text() + "\n# a comment the benchmark added\n")),
-        ]  # fmt: skip
+            (
+                "chapter",
+                f"one chapter's prose changed ({chapter.stem}: a sentence added)",
+                lambda: edit_markdown(chapter),
+            ),
+            (
+                "module",
+                f"one core module changed ({module_name}, which {len(users)} notebook(s) import: {', '.join(users)})",
+                lambda: module.write_text(module.read_text() + "\n# a comment the benchmark added\n"),
+            ),
+        ]
         for key, label, change in cases:
             print(f"  build.sh: {label} …", file=sys.stderr)
             if change:
@@ -188,15 +202,21 @@ def build_table() -> tuple[str, dict]:
             before = page_times(html) if html.exists() else {}
             seconds, output = run(["bash", "scripts/build.sh"], cwd=repo, name=key)
             times[key] = seconds
-            rows.append((key, label, seconds, book_seconds(output), redone(output, html, before) if key != "clean" else {}))
+            rows.append(
+                (key, label, seconds, book_seconds(output), redone(output, html, before) if key != "clean" else {})
+            )
     finally:
         shutil.rmtree(repo, ignore_errors=True)
-    lines = ["| build.sh run | seconds | of which the book | ÷ clean build | what was redone | target |",
-             "|---|---:|---:|---:|---|---|"]  # fmt: skip
+    lines = [
+        "| build.sh run | seconds | of which the book | ÷ clean build | what was redone | target |",
+        "|---|---:|---:|---:|---|---|",
+    ]
     targets = {"nothing": f"< {TARGETS['rebuild']:.0f} s", "chapter": f"< {TARGETS['chapter']:.0f} s"}
     for key, label, seconds, book, what in rows:
         mark = " (exited with an error)" if key in FAILED else ""
-        did = "; ".join(f"{k}: {', '.join(v)}" for k, v in what.items() if v) or ("everything" if key == "clean" else "nothing")
+        did = "; ".join(f"{k}: {', '.join(v)}" for k, v in what.items() if v) or (
+            "everything" if key == "clean" else "nothing"
+        )
         target = targets.get(key, f"book < {TARGETS['clean']:.0f} s" if key == "clean" else "")
         lines.append(f"| {label}{mark} | {seconds:.1f} | {book} | {seconds / times['clean']:.3f} | {did} | {target} |")
     times["clean book"] = float(rows[0][3].split()[0]) if rows[0][3] else float("nan")
@@ -210,13 +230,17 @@ def main() -> None:
     parser.add_argument("--ns", type=int, nargs="+", default=[256, 512, 1024, 2048, 4096, 8192])
     parser.add_argument("--d", type=int, default=64)
     parser.add_argument("--block-size", type=int, default=256)
-    parser.add_argument("--repeat", type=int, default=5, help="time = best of this many runs (naive and tiled take turns)")
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="time = best of this many runs (naive and tiled take turns)"
+    )
     parser.add_argument("--no-book", action="store_true", help="skip the book and slide builds")
     args = parser.parse_args()
 
     print(f"Measured {datetime.date.today().isoformat()} on {machine()}.\n")
-    print(f"**Naive vs tiled attention** (d = {args.d}, float64, block size {args.block_size}; "
-          f"time best of {args.repeat}, peak memory by tracemalloc):\n")  # fmt: skip
+    print(
+        f"**Naive vs tiled attention** (d = {args.d}, float64, block size {args.block_size}; "
+        f"time best of {args.repeat}, peak memory by tracemalloc):\n"
+    )
     table, rows = attention_table(args.ns, args.d, args.block_size, args.repeat)
     print(table)
     last = rows[-1]

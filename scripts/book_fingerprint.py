@@ -53,7 +53,11 @@ def fingerprint() -> str:
         if path.is_file() and not SKIP_PARTS & set(path.parts) and path.suffix != ".pyc":
             add(str(path.relative_to(ROOT)), path.read_bytes())
     vendor = BUILD / "vendor" / "book"
-    listing = [f"{p.relative_to(vendor)} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in sorted(vendor.rglob("*")) if p.is_file()]
+    listing = [
+        f"{p.relative_to(vendor)} {p.stat().st_size} {p.stat().st_mtime_ns}"
+        for p in sorted(vendor.rglob("*"))
+        if p.is_file()
+    ]
     add("vendor", "\n".join(listing).encode())
     db = BUILD / ".jupyter_cache" / "global.db"
     if db.exists():

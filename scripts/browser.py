@@ -53,8 +53,15 @@ PATHS = (
 SNAP = "/snap/bin/chromium"
 # What Chromium needs to run headless here: as root or in a container there is no
 # sandbox, and there is no GPU.
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # Generous bounds for a busy machine (2 shared cores): starting the browser, a
 # navigation, any wait. A wait ends as soon as its condition holds; the bound
 # only turns a real hang into a failure.
@@ -196,7 +203,6 @@ def is_local(url: str) -> bool:
     return parsed.scheme in ("data", "blob") or parsed.hostname == "127.0.0.1"
 
 
-
 def block_other_hosts(target) -> list[str]:
     """Let `target` (a Playwright browser context or page) load only what is_local allows; abort
     every other request. Returns the list the refused URLs are appended to, as they happen."""
@@ -211,6 +217,7 @@ def block_other_hosts(target) -> list[str]:
 
     target.route("**/*", route)
     return refused
+
 
 # --------------------------------------------------------------------------- the local server
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -159,14 +159,18 @@ def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda na
                 page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)  # still, as printed
                 for k, r in enumerate(report, 1):
                     if r["overflow"]:
-                        print(f"build_handouts: warning: {name} slide {k} is {r['overflow']} px too tall for its page "
-                              f"even at zoom {r['zoom']}")  # fmt: skip
+                        print(
+                            f"build_handouts: warning: {name} slide {k} is {r['overflow']} px too tall for its page "
+                            f"even at zoom {r['zoom']}"
+                        )
                 target.parent.mkdir(parents=True, exist_ok=True)
                 page.pdf(path=str(target), print_background=True, prefer_css_page_size=True)
                 page.close()
                 printed.append(target)
                 printed_one(name)
-                print(f"build_handouts: {target.relative_to(out)} ({pdf_pages(target)} pages, {time.perf_counter() - t0:.1f} s)")
+                print(
+                    f"build_handouts: {target.relative_to(out)} ({pdf_pages(target)} pages, {time.perf_counter() - t0:.1f} s)"
+                )
             browser.close()
     finally:
         server.shutdown()
@@ -239,7 +243,9 @@ def main(argv=None) -> int:
     if COURSE in names:
         needed += [n for n in chapters + [COURSE_TITLE] if n not in needed]
     wanted = {n: handout_digest(deck_stamps.get(n), tooling) for n in needed}
-    todo = [n for n in needed if args.force or wanted[n] is None or stamps.get(n) != wanted[n] or not targets[n].exists()]
+    todo = [
+        n for n in needed if args.force or wanted[n] is None or stamps.get(n) != wanted[n] or not targets[n].exists()
+    ]
 
     def printed_one(name: str) -> None:
         if wanted[name] is None:
@@ -253,8 +259,11 @@ def main(argv=None) -> int:
     joined = 0
     if COURSE in names:
         parts = [COURSE_TITLE, *chapters]
-        digest = None if None in (stamps.get(n) for n in parts) else hashlib.sha256(
-            "\0".join(stamps[n] for n in parts).encode()).hexdigest()  # fmt: skip
+        digest = (
+            None
+            if None in (stamps.get(n) for n in parts)
+            else hashlib.sha256("\0".join(stamps[n] for n in parts).encode()).hexdigest()
+        )
         target = pdf_dir / f"{COURSE}.pdf"
         if args.force or digest is None or stamps.get(COURSE) != digest or not target.exists():
             t0 = time.perf_counter()
@@ -265,16 +274,20 @@ def main(argv=None) -> int:
             else:
                 stamps[COURSE] = digest
             write_stamps(pdf_dir, stamps)
-            print(f"build_handouts: pdf/{COURSE}.pdf ({pages} pages: the title page and {len(chapters)} chapters joined, "
-                  f"{time.perf_counter() - t0:.1f} s)")  # fmt: skip
+            print(
+                f"build_handouts: pdf/{COURSE}.pdf ({pages} pages: the title page and {len(chapters)} chapters joined, "
+                f"{time.perf_counter() - t0:.1f} s)"
+            )
     write_index(OUT, decks, book_prefix="../html/")
     if (SITE / "slides").exists():  # the book carries the decks: carry the handouts too
         pdfs = sorted(pdf_dir.glob("*.pdf"))
         sync([(f, SITE / "slides" / "pdf" / f.name) for f in pdfs], SITE / "slides" / "pdf")
         write_index(SITE / "slides", decks, book_prefix="../")
     kept = len(set(names) - set(todo)) - joined
-    print(f"build_handouts: {len([n for n in todo if n in names]) + joined} handouts made, {kept} unchanged, "
-          f"in {pdf_dir}/ in {time.perf_counter() - start:.1f} s")  # fmt: skip
+    print(
+        f"build_handouts: {len([n for n in todo if n in names]) + joined} handouts made, {kept} unchanged, "
+        f"in {pdf_dir}/ in {time.perf_counter() - start:.1f} s"
+    )
     return 0
 
 

@@ -126,8 +126,18 @@ def update(lang: str) -> int:
     if status:
         return status
     status = subprocess.call(
-        [str(Path(sys.executable).parent / "sphinx-intl"), "update", "-p", str(BUILD / "gettext"),
-         "-d", str(LOCALE), "-l", lang, "-w", "100"],
+        [
+            str(Path(sys.executable).parent / "sphinx-intl"),
+            "update",
+            "-p",
+            str(BUILD / "gettext"),
+            "-d",
+            str(LOCALE),
+            "-l",
+            lang,
+            "-w",
+            "100",
+        ],
         cwd=ROOT,
     )
     if status:

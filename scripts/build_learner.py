@@ -117,8 +117,15 @@ def converter(nb, name: str) -> MystConverter:
         target = "" if stem == name and anchor else f"{stem}.ipynb"
         return target + (f"#{anchor}" if anchor else "")
 
-    return MystConverter(glue_outputs(nb), name=name, link=link, titles=titles(), labels=labels(),
-                         dropdown=details, admonition=admonition_quote)  # fmt: skip
+    return MystConverter(
+        glue_outputs(nb),
+        name=name,
+        link=link,
+        titles=titles(),
+        labels=labels(),
+        dropdown=details,
+        admonition=admonition_quote,
+    )
 
 
 def learner_edition(nb, name: str):
@@ -145,10 +152,10 @@ def learner_edition(nb, name: str):
                 cell.outputs = []  # the glue records the book read its numbers from
             else:
                 cell.outputs = [
-                    o for o in cell.outputs
-                    if not (o.output_type == "stream" and o.get("name") == "stderr")
-                    and not is_glue_record(o)
-                ]  # fmt: skip
+                    o
+                    for o in cell.outputs
+                    if not (o.output_type == "stream" and o.get("name") == "stderr") and not is_glue_record(o)
+                ]
                 for o in cell.outputs:
                     if "execution_count" in o:
                         o["execution_count"] = None
@@ -188,8 +195,11 @@ def binder_requirements() -> str:
     """The package's runtime dependencies (pyproject.toml) and JupyterLab, for Binder."""
     block = re.search(r"^dependencies = \[(.*?)^\]", (ROOT / "pyproject.toml").read_text(), re.M | re.S).group(1)
     deps = re.findall(r'"([^"]+)"', block)  # (tomllib is Python 3.11+; the build runs on 3.10 too)
-    lab = next(line.split("#")[0].strip() for line in (ROOT / "requirements.txt").read_text().splitlines()
-               if line.startswith("jupyterlab>"))  # fmt: skip
+    lab = next(
+        line.split("#")[0].strip()
+        for line in (ROOT / "requirements.txt").read_text().splitlines()
+        if line.startswith("jupyterlab>")
+    )
     return "\n".join([*deps, lab]) + "\n"
 
 
@@ -224,8 +234,15 @@ def publish(names: list[str]) -> int:
 def tooling_digest() -> str:
     """This script, the shared converter, the execution helpers, and what the install cell and links are made from."""
     h = hashlib.sha256()
-    for path in [Path(__file__), HERE / "myst_convert.py", HERE / "build_paths.py", HERE / "slides" / "execution.py",
-                 ROOT / "_config.yml", ROOT / "_toc.yml", ROOT / "pyproject.toml"]:  # fmt: skip
+    for path in [
+        Path(__file__),
+        HERE / "myst_convert.py",
+        HERE / "build_paths.py",
+        HERE / "slides" / "execution.py",
+        ROOT / "_config.yml",
+        ROOT / "_toc.yml",
+        ROOT / "pyproject.toml",
+    ]:
         if path.exists():
             h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
@@ -251,7 +268,11 @@ def main(argv=None) -> int:
         if not args.force and target.exists() and old.get("quick") == quick:
             continue
         record = cache_record(path)  # the book's execution of this notebook, None if it has none
-        digest = None if record is None else hashlib.sha256(f"{tooling}\0{record}\0".encode() + path.read_bytes()).hexdigest()
+        digest = (
+            None
+            if record is None
+            else hashlib.sha256(f"{tooling}\0{record}\0".encode() + path.read_bytes()).hexdigest()
+        )
         if not args.force and target.exists() and digest is not None and old.get("inputs") == digest:
             stamps[path.stem] = {"inputs": digest, "quick": quick}
             continue
@@ -262,15 +283,19 @@ def main(argv=None) -> int:
         nbformat.write(learner_edition(nb, path.stem), target)
         stamps[path.stem] = {"inputs": digest, "quick": quick} if digest else {}
         rebuilt.append(path.stem)
-        print(f"build_learner: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} "
-              f"({origin}, {time.perf_counter() - t0:.1f} s)")  # fmt: skip
+        print(
+            f"build_learner: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} "
+            f"({origin}, {time.perf_counter() - t0:.1f} s)"
+        )
     (OUT / STAMPS).write_text(json.dumps(stamps, indent=1, sort_keys=True))
     copy_package(OUT / "book" / "attention_steps")
     write_if_changed(OUT / "README.md", BRANCH_README)
     write_if_changed(OUT / "binder" / "requirements.txt", binder_requirements())
     copied = publish([p.stem for p in paths])
-    print(f"build_learner: {len(rebuilt)} notebooks rebuilt, {len(paths) - len(rebuilt)} unchanged, "
-          f"{copied} copied into {SITE}/ in {time.perf_counter() - start:.1f} s")  # fmt: skip
+    print(
+        f"build_learner: {len(rebuilt)} notebooks rebuilt, {len(paths) - len(rebuilt)} unchanged, "
+        f"{copied} copied into {SITE}/ in {time.perf_counter() - start:.1f} s"
+    )
     return 0
 
 

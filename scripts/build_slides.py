@@ -74,7 +74,9 @@ SITE = build_paths.SITE  # the built book, whose slides/ is a copy of OUT
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "only", nargs="*", help="chapter stems (03_scaling) or notebook paths to build (default: every chapter and the course)"
+        "only",
+        nargs="*",
+        help="chapter stems (03_scaling) or notebook paths to build (default: every chapter and the course)",
     )
     parser.add_argument("--force", action="store_true", help="rebuild the decks even if their inputs did not change")
     args = parser.parse_args(argv)
@@ -144,8 +146,12 @@ def main(argv=None) -> int:
         parts = [digests[p.stem] for p in paths]
         digest = None if None in parts else hashlib.sha256("\0".join([tooling, *parts]).encode()).hexdigest()
         old = stamps.get(COURSE) if isinstance(stamps.get(COURSE), dict) else {}
-        if (args.force or digest is None or old.get("inputs") != digest
-                or not all((OUT / f"{name}.html").exists() for name in (COURSE, COURSE_TITLE))):  # fmt: skip
+        if (
+            args.force
+            or digest is None
+            or old.get("inputs") != digest
+            or not all((OUT / f"{name}.html").exists() for name in (COURSE, COURSE_TITLE))
+        ):
             course = course_notebook([(p.stem, ready(p)) for p in paths])
             title_only = copy.deepcopy(course)  # the course handout's first page, before the chapters' handouts
             title_only.cells = title_only.cells[:2]  # the title slide and its notes
@@ -165,7 +171,9 @@ def main(argv=None) -> int:
     write_index(OUT, listed, book_prefix="../html/")
     publish(OUT, SITE)
     kept = len(todo) + (0 if args.only else 1) - len(rebuilt)
-    print(f"build_slides: {len(rebuilt)} decks rebuilt, {kept} unchanged, in {OUT}/ in {time.perf_counter() - start:.1f} s")
+    print(
+        f"build_slides: {len(rebuilt)} decks rebuilt, {kept} unchanged, in {OUT}/ in {time.perf_counter() - start:.1f} s"
+    )
     return 0
 
 

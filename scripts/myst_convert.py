@@ -89,10 +89,7 @@ def details(title: str, body: str) -> str:
 
 def admonition_div(kind: str, title: str, body: str) -> str:
     """An admonition as the book's HTML (`div.admonition.note` with a title paragraph), for a stylesheet."""
-    return (
-        f'<div class="admonition {kind}">\n<p class="admonition-title">{html.escape(title)}</p>\n\n'
-        f"{body}\n\n</div>"
-    )
+    return f'<div class="admonition {kind}">\n<p class="admonition-title">{html.escape(title)}</p>\n\n{body}\n\n</div>'
 
 
 def admonition_quote(kind: str, title: str, body: str) -> str:
@@ -141,8 +138,23 @@ class MystConverter:
 
     ROLE = re.compile(r"\{([a-zA-Z][\w:+-]*)\}`([^`]*)`")
     FENCE = re.compile(r"^(\s*)(:{3,}|`{3,}|~{3,})\{([^}\s]+)\}[ \t]*(.*)$")
-    ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention", "danger", "error",
-                   "seealso", "admonition", "margin", "sidebar", "aside", "topic"}  # fmt: skip
+    ADMONITIONS = {
+        "note",
+        "tip",
+        "hint",
+        "important",
+        "warning",
+        "caution",
+        "attention",
+        "danger",
+        "error",
+        "seealso",
+        "admonition",
+        "margin",
+        "sidebar",
+        "aside",
+        "topic",
+    }
     DOCUMENT = (".ipynb", ".md", "")  # suffixes of a link to another document (rather than a file)
 
     def __init__(

@@ -155,8 +155,9 @@ def code_of(notebook: Path) -> list[str]:
     cells = json.loads(notebook.read_text())["cells"]
     return [
         "\n".join("" if MAGIC.match(line) else line for line in "".join(c["source"]).splitlines())
-        for c in cells if c["cell_type"] == "code"
-    ]  # fmt: skip
+        for c in cells
+        if c["cell_type"] == "code"
+    ]
 
 
 def notebook_modules(notebook: Path, package: Package) -> set[str]:
@@ -182,8 +183,10 @@ def notebooks() -> list[Path]:
 def dependencies(package: Package | None = None) -> dict[str, list[Path]]:
     """Notebook (path relative to the repository) -> the package files it runs."""
     package = package or Package()
-    return {str(nb.relative_to(ROOT)): package.files_of(package.closure(notebook_modules(nb, package)))
-            for nb in notebooks()}  # fmt: skip
+    return {
+        str(nb.relative_to(ROOT)): package.files_of(package.closure(notebook_modules(nb, package)))
+        for nb in notebooks()
+    }
 
 
 def digest(files: list[Path]) -> str:
@@ -229,7 +232,9 @@ def stale(state_path: Path | None = None) -> tuple[list[tuple[str, list[str]]], 
             unrecorded.append(nb)
         elif old["digest"] != digest(files):
             now = _files_state(files)
-            changed.append((nb, sorted(f for f in now.keys() | old["files"].keys() if now.get(f) != old["files"].get(f))))
+            changed.append(
+                (nb, sorted(f for f in now.keys() | old["files"].keys() if now.get(f) != old["files"].get(f)))
+            )
     return changed, unrecorded
 
 
@@ -264,7 +269,9 @@ def invalidate(state_path: Path | None = None, cache_path: Path | None = None) -
     has a cached execution ran with a package we cannot know: it runs again too."""
     state_path, cache_path = state_path or STATE, cache_path or CACHE
     changed, unrecorded = stale(state_path)
-    reasons = {nb: ", ".join(Path(f).relative_to("book").as_posix() for f in files) + " changed" for nb, files in changed}
+    reasons = {
+        nb: ", ".join(Path(f).relative_to("book").as_posix() for f in files) + " changed" for nb, files in changed
+    }
     if unrecorded and not _legacy_cache_is_current():
         for nb in forget_executions([ROOT / nb for nb in unrecorded], cache_path):
             reasons[nb] = "its cached run predates the record of what it imports"
@@ -278,7 +285,9 @@ def invalidate(state_path: Path | None = None, cache_path: Path | None = None) -
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--record", action="store_true", help="remember the package files each notebook runs (after a good build)")
+    group.add_argument(
+        "--record", action="store_true", help="remember the package files each notebook runs (after a good build)"
+    )
     group.add_argument("--list", action="store_true", help="print each notebook's modules and data files")
     args = parser.parse_args(argv)
     if args.record:

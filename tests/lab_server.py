@@ -57,22 +57,40 @@ def jupyterlab(
     for name in ("config", "runtime", "ipython", "workspaces"):
         (folder / name).mkdir(exist_ok=True)
     root.mkdir(parents=True, exist_ok=True)
-    env = {**(os.environ if env is None else env), "JUPYTER_CONFIG_DIR": str(folder / "config"),
-           "JUPYTER_RUNTIME_DIR": str(folder / "runtime"), "IPYTHONDIR": str(folder / "ipython"),
-           "JUPYTERLAB_SETTINGS_DIR": str(settings_dir), "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces")}  # fmt: skip
+    env = {
+        **(os.environ if env is None else env),
+        "JUPYTER_CONFIG_DIR": str(folder / "config"),
+        "JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
+        "IPYTHONDIR": str(folder / "ipython"),
+        "JUPYTERLAB_SETTINGS_DIR": str(settings_dir),
+        "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces"),
+    }
     token, port = secrets.token_hex(16), free_port()
     log_path = folder / "lab.log"
     log = log_path.open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-         "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         f"--LabApp.user_settings_dir={settings_dir}", f"--LabApp.workspaces_dir={folder / 'workspaces'}",
-         "--ServerApp.allow_root=True",  # containers run tests as root
-         "--LabApp.extension_manager=readonly",  # no PyPI queries for the extension manager
-         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, for the tests to read the notebook's state
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}",
+            f"--LabApp.user_settings_dir={settings_dir}",
+            f"--LabApp.workspaces_dir={folder / 'workspaces'}",
+            "--ServerApp.allow_root=True",  # containers run tests as root
+            "--LabApp.extension_manager=readonly",  # no PyPI queries for the extension manager
+            "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, for the tests to read the notebook's state
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        cwd=root,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + TIMEOUT_MS / 1000

@@ -474,7 +474,7 @@ def test_ch03_04_right_answer_passes_and_unanswered_says_so(ex):
         ("4.2", [1.0, 0.0, 0.0], ["softmax(s)[0]", "too big"], ["0.6652", "0.665"]),
         ("4.3", np.diag(np.array([0.7, 0.2, 0.1]) * [0.3, 0.8, 0.9]), ["keep only the diagonal"], ["-0.14"]),
     ],
-)  # fmt: skip
+)
 def test_ch03_04_wrong_answer_names_the_entry_or_the_mistake_and_hides_the_answer(ex, wrong, names, hidden):
     feedback = check(ex, wrong)
     assert not feedback.ok

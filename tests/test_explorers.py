@@ -214,12 +214,15 @@ def shown(root) -> dict:
         "r => Object.fromEntries([...r.querySelectorAll('.ase-numbers dd')].map(d => [d.dataset.key, [d.dataset.value, d.textContent]]))"
     )
 
+
 PALETTE = palette()
 
 
 def drawing(root) -> str:
     """The drawings on screen (an explorer may keep other states' drawings in the page, hidden)."""
-    return root.evaluate("r => [...r.querySelectorAll('svg')].filter(s => s.getClientRects().length).map(s => s.innerHTML).join('|')")
+    return root.evaluate(
+        "r => [...r.querySelectorAll('svg')].filter(s => s.getClientRects().length).map(s => s.innerHTML).join('|')"
+    )
 
 
 def assert_number(numbers, key, expected, digits=3):

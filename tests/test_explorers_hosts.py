@@ -83,8 +83,13 @@ def assert_panels_line_up(root):
 # ----------------------------------------------------------------------------- a real JupyterLab
 def notebook(kinds=KINDS) -> dict:
     def cell(kind, source):
-        return {"cell_type": kind, "id": secrets.token_hex(4), "metadata": {}, "source": source,
-                **({"outputs": [], "execution_count": None} if kind == "code" else {})}  # fmt: skip
+        return {
+            "cell_type": kind,
+            "id": secrets.token_hex(4),
+            "metadata": {},
+            "source": source,
+            **({"outputs": [], "execution_count": None} if kind == "code" else {}),
+        }
 
     cells = [
         cell(

@@ -103,12 +103,18 @@ def deck_slides(deck: str) -> list[dict]:
                 before, after = text[: m.start()], text[m.end() :]
                 words_before, words_after = before.split(), after.split()
                 # a formula glued to a word on both sides leaves no gap to see when it is missing
-                if words_before and words_after and (before[-1:].isspace() or after[:1].isspace() or not after[:1].isalnum()):
+                if (
+                    words_before
+                    and words_after
+                    and (before[-1:].isspace() or after[:1].isspace() or not after[:1].isalnum())
+                ):
                     holes.append((tuple(words_before[-2:]), tuple(words_after[:2]), m.group(0)))
         math += len(re.findall(r"\$\$.+?\$\$", section.get_text(), flags=re.S))
         text = " ".join(section.get_text(" ").split())
         # (words before, words after, formula, how often those words stand side by side in the slide itself)
-        holes = [(b, a, f, len(re.findall(r"(?<!\S)" + re.escape(" ".join(b + a)) + r"(?!\S)", text))) for b, a, f in holes]
+        holes = [
+            (b, a, f, len(re.findall(r"(?<!\S)" + re.escape(" ".join(b + a)) + r"(?!\S)", text))) for b, a, f in holes
+        ]
         slides.append({"pngs": [p for p in pngs if p], "vectors": vectors, "math": math, "neighbours": holes})
     return slides
 
@@ -121,14 +127,22 @@ def page_words(pdf: Path) -> list[list[list[tuple[float, float, float, float, st
     for page in re.findall(r"<page .*?</page>", _run("pdftotext", "-bbox-layout", str(pdf), "-"), flags=re.S):
         lines = []
         for line in re.findall(r"<line .*?</line>", page, flags=re.S):
-            words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', line)
+            words = re.findall(
+                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', line
+            )
             lines.append([(float(a), float(b), float(c), float(d), _unescape(t)) for a, b, c, d, t in words])
         pages.append(lines)
     return pages
 
 
 def _unescape(text: str) -> str:
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'").replace("&amp;", "&")
+    return (
+        text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", '"')
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+    )
 
 
 @cache
@@ -150,8 +164,14 @@ def page_fonts(pdf: Path, page: int) -> list[tuple[str, str]]:
 
 def _mul(a, b):
     """The product of two PDF matrices [a b c d e f] (a applied first)."""
-    return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]  # fmt: skip
+    return [
+        a[0] * b[0] + a[1] * b[2],
+        a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2],
+        a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4],
+        a[4] * b[1] + a[5] * b[3] + b[5],
+    ]
 
 
 def drawn_images(page) -> list[tuple[int, int, tuple[float, float, float, float]]]:
@@ -191,7 +211,10 @@ def vector_boxes(page) -> int:
     its box (seen with Chromium 156 and matplotlib SVGs: two per figure, its box and its axes'),
     so a vector figure on the page leaves at least one."""
     data = page.get_contents().get_data().decode("latin-1")
-    rects = {tuple(round(float(v)) for v in m) for m in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re\s+W\*? n", data)}
+    rects = {
+        tuple(round(float(v)) for v in m)
+        for m in re.findall(r"([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re\s+W\*? n", data)
+    }
     if not rects:
         return 0
     page_rect = max(rects, key=lambda r: abs(r[2] * r[3]))
@@ -208,9 +231,13 @@ def test_one_page_per_slide_and_no_blank_page(deck):
     from pypdf import PdfReader
 
     pages = len(PdfReader(pdf).pages)
-    blank = [k for k in range(1, pages + 1) if not (texts[k - 1].strip() if k <= len(texts) else "") and k not in images]
+    blank = [
+        k for k in range(1, pages + 1) if not (texts[k - 1].strip() if k <= len(texts) else "") and k not in images
+    ]
     assert blank == [], f"{deck}.pdf: blank pages {blank} of {pages}"
-    assert pages == len(deck_slides(deck)), f"{deck}.pdf has {pages} pages for {len(deck_slides(deck))} slides: a slide spread over pages"
+    assert pages == len(deck_slides(deck)), (
+        f"{deck}.pdf has {pages} pages for {len(deck_slides(deck))} slides: a slide spread over pages"
+    )
 
 
 def test_the_course_handout_is_the_title_and_every_chapter_with_no_blank_page():
@@ -244,10 +271,17 @@ def test_no_hole_where_maths_was(deck):
                 a, b = words[i - 1], words[i]
                 # the formula's two words either side, in order, with nothing between them;
                 # the two closest on one line, a space apart (not the formula's width)
-                if (a[0] == b[0] and b[1] - a[3] < 0.6 * (a[4] - a[2])
-                        and text[i - len(before) : i] == list(before[:-1]) + [text[i - 1]] and text[i - 1].endswith(before[-1])
-                        and text[i : i + len(after)] == [text[i]] + list(after[1:]) and text[i].startswith(after[0])):  # fmt: skip
-                    found.append(f"page {k}: {' '.join(text[i - len(before) : i + len(after)])!r}, where {formula} should be")
+                if (
+                    a[0] == b[0]
+                    and b[1] - a[3] < 0.6 * (a[4] - a[2])
+                    and text[i - len(before) : i] == list(before[:-1]) + [text[i - 1]]
+                    and text[i - 1].endswith(before[-1])
+                    and text[i : i + len(after)] == [text[i]] + list(after[1:])
+                    and text[i].startswith(after[0])
+                ):
+                    found.append(
+                        f"page {k}: {' '.join(text[i - len(before) : i + len(after)])!r}, where {formula} should be"
+                    )
             if len(found) > legit:  # more often than the slide's own text has these words side by side
                 holes += found
     assert holes == [], f"{deck}.pdf:\n" + "\n".join(holes)
@@ -271,7 +305,9 @@ def test_every_figure_of_the_deck_is_whole_on_its_page(deck):
         x0, y0, x1, y1 = (float(v) for v in page.mediabox)
         for w, h, (a, b, c, d) in drawn_images(page):
             if (w, h) in slide["pngs"] and (a < x0 - 1 or b < y0 - 1 or c > x1 + 1 or d > y1 + 1):
-                problems.append(f"page {k}: the {w}x{h} figure is drawn at {a:.0f},{b:.0f}-{c:.0f},{d:.0f}, beyond the page")
+                problems.append(
+                    f"page {k}: the {w}x{h} figure is drawn at {a:.0f},{b:.0f}-{c:.0f},{d:.0f}, beyond the page"
+                )
     assert problems == [], f"{deck}.pdf:\n" + "\n".join(problems)
 
 
@@ -294,7 +330,9 @@ def test_figures_are_sized_for_the_page(deck):
         bottom = max([w[3] for w in text] + [height - b for _, b, _, _ in images])
         widest = max(c - a for a, _, c, _ in images)
         if bottom < 0.8 * height and widest < 0.85 * width:
-            small.append(f"page {k}: the slide ends {bottom / height:.0%} down the page, its widest figure spans {widest / width:.0%}")
+            small.append(
+                f"page {k}: the slide ends {bottom / height:.0%} down the page, its widest figure spans {widest / width:.0%}"
+            )
     assert small == [], f"{deck}.pdf:\n" + "\n".join(small)
 
 
@@ -304,7 +342,9 @@ def test_chinese_is_drawn_as_real_glyphs(tmp_path):
     from PIL import Image, ImageChops
 
     pdf = _pdf("10_cross_attention")
-    assert all(ch in _run("pdftotext", str(pdf), "-") for ch in "我爱猫"), "chapter 10's handout has no 我 爱 猫 as text"
+    assert all(ch in _run("pdftotext", str(pdf), "-") for ch in "我爱猫"), (
+        "chapter 10's handout has no 我 爱 猫 as text"
+    )
     for k, lines in enumerate(page_words(pdf), 1):  # noqa: B007  (k is used after the loop)
         words = {w[4]: w for line in lines for w in line}
         if all(ch in words for ch in "我爱猫"):
@@ -315,12 +355,34 @@ def test_chinese_is_drawn_as_real_glyphs(tmp_path):
     for ch in "我爱猫":
         x0, y0, x1, y1, _ = words[ch]
         box = [round(v * dpi / 72) for v in (x0, y0, x1 - x0, y1 - y0)]
-        _run("pdftoppm", "-r", str(dpi), "-f", str(k), "-l", str(k), "-x", str(box[0]), "-y", str(box[1]),
-             "-W", str(box[2]), "-H", str(box[3]), "-gray", "-png", "-singlefile", str(pdf), str(tmp_path / "g"))  # fmt: skip
+        _run(
+            "pdftoppm",
+            "-r",
+            str(dpi),
+            "-f",
+            str(k),
+            "-l",
+            str(k),
+            "-x",
+            str(box[0]),
+            "-y",
+            str(box[1]),
+            "-W",
+            str(box[2]),
+            "-H",
+            str(box[3]),
+            "-gray",
+            "-png",
+            "-singlefile",
+            str(pdf),
+            str(tmp_path / "g"),
+        )
         glyphs.append(Image.open(tmp_path / "g.png").convert("L").resize((48, 48)))
     inked = [sum(1 for v in g.getdata() if v < 128) for g in glyphs]
     assert all(n > 20 for n in inked), f"page {k}: 我 爱 猫 leave {inked} dark pixels: not drawn"
     for i in range(3):
         for j in range(i + 1, 3):
             diff = sum(1 for v in ImageChops.difference(glyphs[i], glyphs[j]).getdata() if v > 96)
-            assert diff > 40, f"page {k}: {'我爱猫'[i]} and {'我爱猫'[j]} are drawn alike ({diff} pixels differ): boxes, not glyphs"
+            assert diff > 40, (
+                f"page {k}: {'我爱猫'[i]} and {'我爱猫'[j]} are drawn alike ({diff} pixels differ): boxes, not glyphs"
+            )

@@ -40,8 +40,6 @@ COMPLETE = complete_documents(LANG)
 CJK = re.compile(r"[\u3400-\u9fff]")
 
 
-
-
 def _pages(root: Path) -> list[str]:
     """Page names (book/intro, search, ...) of one edition's HTML pages."""
     skip = {"_static", "_sources", "_images", "slides", LANG}
@@ -78,8 +76,13 @@ def test_complete_catalogue_has_no_untranslated_or_fuzzy_message(doc):
 def english_messages(tmp_path_factory):
     """The messages of the current English text, extracted by Sphinx's gettext builder."""
     out = ROOT / "_build" / "gettext"
-    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext"],
-                            cwd=ROOT, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     return out
 
@@ -150,8 +153,11 @@ def test_translated_page_has_no_english_paragraph(doc):
     for node in article.select("p, li > p, h1, h2, h3, dt, th"):
         # code, its outputs, myst-nb's toggle labels and the slides link are not this page's text
         # (the slides link and the checker's feedback are translated in a later step)
-        if node.find_parent(class_=["cell_output", "highlight", "slides-link"]) or node.find_parent("summary") \
-                or "slides-link" in node.get("class", []):
+        if (
+            node.find_parent(class_=["cell_output", "highlight", "slides-link"])
+            or node.find_parent("summary")
+            or "slides-link" in node.get("class", [])
+        ):
             continue
         text = node.get_text(" ", strip=True)
         if not CJK.search(text) and not _nothing_to_translate(text):

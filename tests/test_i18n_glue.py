@@ -33,14 +33,25 @@ def _book(tmp_path: Path, with_workaround: bool) -> subprocess.CompletedProcess:
         "nb_execution_mode = 'force'\nexclude_patterns = ['_build']\n"
     )
     notebook = {
-        "nbformat": 4, "nbformat_minor": 5,
+        "nbformat": 4,
+        "nbformat_minor": 5,
         "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
         "cells": [
             {"cell_type": "markdown", "metadata": {}, "source": "# Page", "id": "a"},
-            {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "id": "b",
-             "source": "from myst_nb import glue\nglue('answer', 4321, display=False)"},
-            {"cell_type": "markdown", "metadata": {}, "id": "c",
-             "source": "The answer is {glue:text}`answer:d` exactly."},
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "execution_count": None,
+                "outputs": [],
+                "id": "b",
+                "source": "from myst_nb import glue\nglue('answer', 4321, display=False)",
+            },
+            {
+                "cell_type": "markdown",
+                "metadata": {},
+                "id": "c",
+                "source": "The answer is {glue:text}`answer:d` exactly.",
+            },
         ],
     }
     (src / "page.ipynb").write_text(json.dumps(notebook))
@@ -54,7 +65,10 @@ def _book(tmp_path: Path, with_workaround: bool) -> subprocess.CompletedProcess:
     )
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-b", "html", "-q", str(src), str(tmp_path / "out")],
-        capture_output=True, text=True, timeout=600, check=False,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
 
 

@@ -30,7 +30,10 @@ RUN_TIMEOUT = 900
 
 
 def requirement_bounds(text: str) -> dict[str, str]:
-    return {m.group(1).lower(): m.group(2).replace(" ", "") for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*([<>=!~][^#\n\"]*)", text, re.M)}
+    return {
+        m.group(1).lower(): m.group(2).replace(" ", "")
+        for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*([<>=!~][^#\n\"]*)", text, re.M)
+    }
 
 
 def test_pyproject_dependencies_match_requirements():
@@ -50,8 +53,11 @@ def clone(tmp: Path) -> Path:
     (repo / "book").mkdir(parents=True)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, repo / name)
-    shutil.copytree(ROOT / "book" / "attention_steps", repo / "book" / "attention_steps",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))  # fmt: skip
+    shutil.copytree(
+        ROOT / "book" / "attention_steps",
+        repo / "book" / "attention_steps",
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+    )
     return repo
 
 
@@ -70,8 +76,13 @@ def clean_env(python: Path) -> dict:
 
 
 def pip(python: Path, *args: str) -> None:
-    done = subprocess.run([str(python), "-m", "pip", "install", "-q", *args], env=clean_env(python),
-                          capture_output=True, text=True, timeout=PIP_TIMEOUT)  # fmt: skip
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", *args],
+        env=clean_env(python),
+        capture_output=True,
+        text=True,
+        timeout=PIP_TIMEOUT,
+    )
     assert done.returncode == 0, f"pip install {' '.join(args)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
 
 
@@ -90,8 +101,14 @@ def run_notebook(python: Path, folder: Path, source: str) -> dict:
 
     (folder / "in.ipynb").write_text(source)
     (folder.parent / "run.py").write_text(RUNNER)
-    done = subprocess.run([str(python), str(folder.parent / "run.py"), "in.ipynb", "out.ipynb"], cwd=folder,
-                          env=clean_env(python), capture_output=True, text=True, timeout=RUN_TIMEOUT)  # fmt: skip
+    done = subprocess.run(
+        [str(python), str(folder.parent / "run.py"), "in.ipynb", "out.ipynb"],
+        cwd=folder,
+        env=clean_env(python),
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+    )
     assert done.returncode == 0, f"the notebook failed in a fresh environment:\n{done.stderr[-4000:]}"
     return nbformat.read(folder / "out.ipynb", as_version=4)
 
@@ -104,7 +121,13 @@ def learner_notebook() -> str:
 
 
 def errors(nb) -> list[str]:
-    return [f"{o.ename}: {o.evalue}" for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    return [
+        f"{o.ename}: {o.evalue}"
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+        if o.output_type == "error"
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -121,10 +144,18 @@ def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
     empty = tmp / "elsewhere"
     empty.mkdir()
     done = subprocess.run(
-        [str(python), "-c", "import attention_steps, attention_steps.explorers as e, attention_steps.exercises as x; "
-         "from attention_steps.explorers import widgets; print(attention_steps.__file__); print(widgets._CSS[:20])"],
-        cwd=empty, env=clean_env(python), capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            str(python),
+            "-c",
+            "import attention_steps, attention_steps.explorers as e, attention_steps.exercises as x; "
+            "from attention_steps.explorers import widgets; print(attention_steps.__file__); print(widgets._CSS[:20])",
+        ],
+        cwd=empty,
+        env=clean_env(python),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     installed = Path(done.stdout.splitlines()[0])
     assert installed.is_relative_to(tmp / "venv"), f"imported from {installed}, not the venv"

@@ -77,9 +77,12 @@ def book(name: str) -> dict:
 def plain_lines(text: str) -> list[str]:
     """Lines of MyST that come through the conversion word for word: no roles, maths, markup."""
     return [
-        line.strip() for line in text.splitlines()
-        if len(line.strip()) > 30 and not re.search(r"[{}`$<>|*_\[\]\\:]", line) and not line.lstrip().startswith(("-", "#"))
-    ]  # fmt: skip
+        line.strip()
+        for line in text.splitlines()
+        if len(line.strip()) > 30
+        and not re.search(r"[{}`$<>|*_\[\]\\:]", line)
+        and not line.lstrip().startswith(("-", "#"))
+    ]
 
 
 def outside_details(markdown: str) -> str:
@@ -105,7 +108,7 @@ def test_valid_notebook_with_no_myst_left(name):
         text = source(cell)
         for pattern, what in MYST_LEFT + EMPTY_GLUE:
             for m in pattern.finditer(text):
-                found.append(f"cell {i}: {what}: ...{text[max(0, m.start() - 40):m.end() + 40]!r}...")
+                found.append(f"cell {i}: {what}: ...{text[max(0, m.start() - 40) : m.end() + 40]!r}...")
         found += [f"cell {i}: an empty $$ $$ block" for block in display_math(text) if not block.strip()]
     assert not found, "\n".join(found[:20])
 
@@ -115,13 +118,19 @@ def test_glued_values_are_written_in(name):
     """Every {glue:text} role of the book became text: the number of roles in a cell is not kept as keys."""
     nb = learner(name)
     text = "\n".join(source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
-    keys = {m.group(1).rpartition(":")[0] or m.group(1) for m in re.finditer(r"\{glue:text\}`([^`]+)`", "\n".join(
-        source(c) for c in book(name)["cells"] if c["cell_type"] == "markdown"))}  # fmt: skip
+    keys = {
+        m.group(1).rpartition(":")[0] or m.group(1)
+        for m in re.finditer(
+            r"\{glue:text\}`([^`]+)`", "\n".join(source(c) for c in book(name)["cells"] if c["cell_type"] == "markdown")
+        )
+    }
     shown = [k for k in keys if re.search(rf"\b{re.escape(k)}\b", text)]
     assert not shown, f"glue keys shown instead of their values: {shown[:10]}"
     # equations: every {glue:math} block is a non-empty $$ ... $$ with the glued LaTeX in it
     blocks = [b for c in nb["cells"] if c["cell_type"] == "markdown" for b in display_math(source(c))]
-    wanted = sum(source(c).count("{glue:math}") for c in book(name)["cells"] if c["cell_type"] == "markdown" and not is_notes(c))
+    wanted = sum(
+        source(c).count("{glue:math}") for c in book(name)["cells"] if c["cell_type"] == "markdown" and not is_notes(c)
+    )
     assert sum(1 for b in blocks if b.strip()) >= wanted
 
 
@@ -130,9 +139,11 @@ def test_solutions_only_inside_details(name):
     nb = learner(name)
     markdown = [source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
     dropdowns = [
-        m.group(1) for c in book(name)["cells"] if c["cell_type"] == "markdown" and not is_notes(c)
+        m.group(1)
+        for c in book(name)["cells"]
+        if c["cell_type"] == "markdown" and not is_notes(c)
         for m in re.finditer(r"^:{3,}\{dropdown\}[^\n]*\n(.*?)^:{3,}\s*$", source(c), flags=re.S | re.M)
-    ]  # fmt: skip
+    ]
     assert sum(m.count("<details>") for m in markdown) == len(dropdowns)
     for m in markdown:
         assert m.count("<details>") == m.count("</details>") and m.count("<summary>") == m.count("<details>"), m[:300]
@@ -157,8 +168,11 @@ def test_every_code_cell_of_the_book_is_there_in_order(name):
     nb = learner(name)
     mine = [source(c) for c in nb["cells"] if c["cell_type"] == "code"]
     assert "install" in tags(nb["cells"][0]), "the first cell is the install cell"
-    theirs = [build_learner.GLUE_IMPORT.sub(build_learner.GLUE_STANDIN, source(c))
-              for c in book(name)["cells"] if c["cell_type"] == "code"]  # fmt: skip
+    theirs = [
+        build_learner.GLUE_IMPORT.sub(build_learner.GLUE_STANDIN, source(c))
+        for c in book(name)["cells"]
+        if c["cell_type"] == "code"
+    ]
     assert mine[1:] == theirs
     # myst_nb is the book's tool, not the learner's
     assert not any(re.search(r"^\s*(from|import) myst_nb", s, re.M) for s in mine)
@@ -201,8 +215,13 @@ def test_links_to_other_chapters_open_their_learner_notebooks(name):
         path, _, anchor = target.partition("#")
         assert path.endswith(".ipynb") and (LEARNER / path).exists(), f"{name}: link to {target!r}"
         if anchor:  # a heading of that notebook, as JupyterLab makes its id (spaces become -)
-            headings = [line.lstrip("#").strip() for c in learner(path[:-6])["cells"] if c["cell_type"] == "markdown"
-                        for line in source(c).splitlines() if line.startswith("#")]  # fmt: skip
+            headings = [
+                line.lstrip("#").strip()
+                for c in learner(path[:-6])["cells"]
+                if c["cell_type"] == "markdown"
+                for line in source(c).splitlines()
+                if line.startswith("#")
+            ]
             assert anchor in [re.sub(r"\s+", "-", h) for h in headings], f"{name}: link to {target!r}"
     within = [t for t in targets if t.startswith("#")]
     headings = [re.sub(r"\s+", "-", line.lstrip("#").strip()) for line in text.splitlines() if line.startswith("#")]
@@ -239,26 +258,42 @@ def test_launch_buttons_open_the_learner_branch():
 # --------------------------------------------------------------------------- the conversion, on a notebook made here
 def small_book_notebook():
     nb = nbformat.v4.new_notebook()
-    glue_cell = nbformat.v4.new_code_cell('from myst_nb import glue\nglue("n", 42, display=False)', metadata={"tags": ["remove-cell"]})
-    glue_cell.outputs = [nbformat.v4.new_output(
-        "display_data", data={"application/papermill.record/text/plain": "42"},
-        metadata={"scrapbook": {"name": "n", "mime_prefix": "application/papermill.record/"}},
-    )]  # fmt: skip
+    glue_cell = nbformat.v4.new_code_cell(
+        'from myst_nb import glue\nglue("n", 42, display=False)', metadata={"tags": ["remove-cell"]}
+    )
+    glue_cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={"application/papermill.record/text/plain": "42"},
+            metadata={"scrapbook": {"name": "n", "mime_prefix": "application/papermill.record/"}},
+        )
+    ]
     math_cell = nbformat.v4.new_code_cell('glue("eq", Math("x^2"), display=False)', metadata={"tags": ["remove-cell"]})
-    math_cell.outputs = [nbformat.v4.new_output(
-        "display_data", data={"application/papermill.record/text/latex": "$\\displaystyle x^2$",
-                              "application/papermill.record/text/plain": "<Math>"},
-        metadata={"scrapbook": {"name": "eq", "mime_prefix": "application/papermill.record/"}},
-    )]  # fmt: skip
+    math_cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={
+                "application/papermill.record/text/latex": "$\\displaystyle x^2$",
+                "application/papermill.record/text/plain": "<Math>",
+            },
+            metadata={"scrapbook": {"name": "eq", "mime_prefix": "application/papermill.record/"}},
+        )
+    ]
     figure = nbformat.v4.new_code_cell("plot()", metadata={"tags": ["hide-input"]})
-    figure.outputs = [nbformat.v4.new_output("stream", name="stderr", text="a warning"),
-                      nbformat.v4.new_output("display_data", data={"text/plain": "figure"})]  # fmt: skip
+    figure.outputs = [
+        nbformat.v4.new_output("stream", name="stderr", text="a warning"),
+        nbformat.v4.new_output("display_data", data={"text/plain": "figure"}),
+    ]
     nb.cells = [
-        nbformat.v4.new_markdown_cell("(sec-x)=\n# Title\n\nThere are {glue:text}`n:.1f` tokens, see {doc}`02_scores`.\n"),
+        nbformat.v4.new_markdown_cell(
+            "(sec-x)=\n# Title\n\nThere are {glue:text}`n:.1f` tokens, see {doc}`02_scores`.\n"
+        ),
         glue_cell,
         math_cell,
         nbformat.v4.new_markdown_cell("```{glue:math} eq\n```\n\n:::{dropdown} Solution\nThe answer is secret.\n:::\n"),
-        nbformat.v4.new_markdown_cell("- say this aloud", metadata={"slideshow": {"slide_type": "notes"}, "tags": ["remove-cell"]}),
+        nbformat.v4.new_markdown_cell(
+            "- say this aloud", metadata={"slideshow": {"slide_type": "notes"}, "tags": ["remove-cell"]}
+        ),
         figure,
     ]
     return nb
@@ -283,7 +318,9 @@ def test_conversion_of_a_small_notebook():
 def test_glue_stand_in_runs_without_myst_nb():
     """The cells that glued in the book run where myst_nb is not installed (Colab, a fresh venv)."""
     shown = []
-    code = build_learner.GLUE_IMPORT.sub(build_learner.GLUE_STANDIN, "from myst_nb import glue\nglue('n', 42, display=False)\n")
+    code = build_learner.GLUE_IMPORT.sub(
+        build_learner.GLUE_STANDIN, "from myst_nb import glue\nglue('n', 42, display=False)\n"
+    )
     namespace = {}
     exec(compile(code, "<cell>", "exec"), namespace)  # noqa: S102
     assert "glue" in namespace

@@ -169,8 +169,12 @@ def test_learner_notebook_in_jupyterlab(browser, lab, name):
             """() => window.jupyterapp.shell.currentWidget.content.widgets.map(c => c.model)
                      .filter(m => m.type === 'code').map(m => m.outputs.toJSON())"""
         )
-        bad = [o for outs in outputs for o in outs
-               if o["output_type"] == "error" or (o["output_type"] == "stream" and o.get("name") == "stderr")]  # fmt: skip
+        bad = [
+            o
+            for outs in outputs
+            for o in outs
+            if o["output_type"] == "error" or (o["output_type"] == "stream" and o.get("name") == "stderr")
+        ]
         assert not bad, f"{name}: {bad[:2]}"
         assert not page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count()
         if shots:

@@ -110,8 +110,10 @@ def test_doc_links_go_where_the_caller_says_with_the_documents_title():
     assert convert("{doc}`chapter 2 <02_scores>`", link=to_notebook) == "[chapter 2](02_scores.ipynb)"
     assert convert("{doc}`02_scores`") == "[02_scores](02_scores.html)"  # no title known: the stem
     # Markdown links to other notebooks too; a web address, an anchor and a file stay as they are.
-    assert convert("[a](03_scaling.ipynb#var) [b](https://x.org/a.ipynb) [c](#top) [d](assets/f.png)",
-                   link=to_notebook) == "[a](03_scaling.ipynb#var) [b](https://x.org/a.ipynb) [c](#top) [d](assets/f.png)"  # fmt: skip
+    assert (
+        convert("[a](03_scaling.ipynb#var) [b](https://x.org/a.ipynb) [c](#top) [d](assets/f.png)", link=to_notebook)
+        == "[a](03_scaling.ipynb#var) [b](https://x.org/a.ipynb) [c](#top) [d](assets/f.png)"
+    )
 
 
 def test_ref_links_to_its_label_when_the_labels_are_known_and_is_text_otherwise():

@@ -56,8 +56,11 @@ def test_the_chapter_3_figure_draws_each_strategy_in_its_colour():
 def test_speaker_notes_name_each_strategy_by_its_palette_colour():
     # Chapter 3's notes say which colour each strategy is drawn in: the palette's colour name.
     nb = json.loads((BOOK / "03_scaling.ipynb").read_text(encoding="utf-8"))
-    notes = "\n".join("".join(c["source"]) for c in nb["cells"]
-                      if c.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes")  # fmt: skip
+    notes = "\n".join(
+        "".join(c["source"])
+        for c in nb["cells"]
+        if c.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes"
+    )
     said = dict(re.findall(r"(no scaling|÷ d_k|÷ √d_k|Without scaling) \(([a-z ]+)\)", notes))
     assert said, "chapter 3's notes no longer name the strategies' colours; update this test"
     names = {"÷ d_k": "d_k", "÷ √d_k": "sqrt_d_k", "Without scaling": "none", "no scaling": "none"}

@@ -83,8 +83,11 @@ def open_phone(offline_page, site, path, scheme="light", touch=False):
     if p.page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count():
         p.page.locator(".ase-explorer").first.wait_for(state="visible", timeout=TIMEOUT_MS)
     # every figure loaded, and book.js has decided which need a button
-    p.page.wait_for_function("""() => [...document.querySelectorAll('.bd-content .cell_output img')]
-        .every(i => i.complete && i.dataset.zoom)""", timeout=TIMEOUT_MS)  # fmt: skip
+    p.page.wait_for_function(
+        """() => [...document.querySelectorAll('.bd-content .cell_output img')]
+        .every(i => i.complete && i.dataset.zoom)""",
+        timeout=TIMEOUT_MS,
+    )
     return p
 
 
@@ -113,7 +116,7 @@ def test_every_shrunk_figure_has_an_enlarge_button(site, offline_page, path):
     # a picture not shown (an explorer's still picture, hidden while the explorer runs) has no button:
     # one was a stray Tab stop between the skip link and the explorer
     stray = p.page.evaluate("""() => [...document.querySelectorAll('.figure-zoom-button:not([hidden])')]
-        .filter(b => !(b.previousElementSibling && b.previousElementSibling.getBoundingClientRect().width > 0)).length""")  # fmt: skip
+        .filter(b => !(b.previousElementSibling && b.previousElementSibling.getBoundingClientRect().width > 0)).length""")
     assert stray == 0, f"{path}: {stray} enlarge buttons for pictures that are not shown"
 
 
@@ -123,7 +126,7 @@ def test_the_concat_equation_fits_a_phone(site, offline_page):
     p = open_phone(offline_page, site, "book/06_multi_head.html")
     wide = p.page.evaluate("""() => [...document.querySelectorAll('mjx-container[display="true"]')]
         .filter(m => /Concat/.test(m.textContent) || m.querySelector('[data-semantic-speech*="Concat"]') || /Concat/.test(m.innerHTML))
-        .map(m => [m.scrollWidth, m.clientWidth])""")  # fmt: skip
+        .map(m => [m.scrollWidth, m.clientWidth])""")
     assert wide, "chapter 6 has no Concat equation"
     assert all(s <= c + 1 for s, c in wide), f"the concat equation is wider than a phone's column: {wide}"
 
@@ -139,7 +142,7 @@ def test_enlarge_a_figure_by_keyboard(site, offline_page, scheme):
     page.wait_for_function("document.querySelector('dialog.figure-zoom[open]') !== null", timeout=TIMEOUT_MS)
     shown = page.evaluate("""() => { const i = document.querySelector('dialog.figure-zoom[open] img');
         return {width: i.getBoundingClientRect().width, natural: i.naturalWidth, focus: document.activeElement.textContent,
-                view: getComputedStyle(i.parentElement).overflowX}; }""")  # fmt: skip
+                view: getComputedStyle(i.parentElement).overflowX}; }""")
     assert shown["width"] / shown["natural"] * smallest_label_px() >= 11, f"labels below 11 px in the dialog: {shown}"
     assert shown["focus"] == "Close" and shown["view"] == "auto", shown
     page.keyboard.press("Tab")  # the picture's box takes focus: arrow keys scroll it
@@ -148,7 +151,9 @@ def test_enlarge_a_figure_by_keyboard(site, offline_page, scheme):
     page.wait_for_function("document.querySelector('.figure-zoom-view').scrollLeft > 0", timeout=TIMEOUT_MS)
     page.keyboard.press("Escape")
     page.wait_for_function("document.querySelector('dialog.figure-zoom[open]') === null", timeout=TIMEOUT_MS)
-    assert page.evaluate("document.activeElement.classList.contains('figure-zoom-button')"), "focus did not come back to the button"
+    assert page.evaluate("document.activeElement.classList.contains('figure-zoom-button')"), (
+        "focus did not come back to the button"
+    )
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
@@ -174,7 +179,10 @@ def test_no_enlarge_button_where_the_figure_is_at_full_size(site, offline_page):
     needs_book()
     p = offline_page(viewport={"width": 1280, "height": 900})
     p.page.goto(f"{site}/book/06_multi_head.html", wait_until="load", timeout=TIMEOUT_MS)
-    p.page.wait_for_function("""() => [...document.querySelectorAll('.bd-content .cell_output img')]
-        .every(i => i.complete && i.dataset.zoom)""", timeout=TIMEOUT_MS)  # fmt: skip
+    p.page.wait_for_function(
+        """() => [...document.querySelectorAll('.bd-content .cell_output img')]
+        .every(i => i.complete && i.dataset.zoom)""",
+        timeout=TIMEOUT_MS,
+    )
     figures = p.page.evaluate(FIGURES)
     assert figures and all(f["button"] == (f["shown"] < f["drawn"] - 1) for f in figures), figures

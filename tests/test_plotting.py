@@ -19,12 +19,14 @@ BOOK = Path(__file__).resolve().parent.parent / "book"
 
 def test_importing_the_figures_leaves_matplotlib_settings_alone():
     # Issue 12: importing the old figures.py changed matplotlib's global settings.
-    code = ("import matplotlib; before = dict(matplotlib.rcParams); "
-            "import attention_steps.plotting, attention_steps.heads_figures, attention_steps.scaling_figures, "
-            "attention_steps.mixing_figures, attention_steps.masks_figures, attention_steps.projection_figures, "
-            "attention_steps.longcontext_figures, attention_steps.explorers; "
-            "changed = [k for k, v in matplotlib.rcParams.items() if before[k] != v]; print(changed); "
-            "assert not changed")  # fmt: skip
+    code = (
+        "import matplotlib; before = dict(matplotlib.rcParams); "
+        "import attention_steps.plotting, attention_steps.heads_figures, attention_steps.scaling_figures, "
+        "attention_steps.mixing_figures, attention_steps.masks_figures, attention_steps.projection_figures, "
+        "attention_steps.longcontext_figures, attention_steps.explorers; "
+        "changed = [k for k, v in matplotlib.rcParams.items() if before[k] != v]; print(changed); "
+        "assert not changed"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=BOOK, capture_output=True)
 
 

@@ -487,7 +487,11 @@ def test_the_walk_through_notes_follow_the_core():
     from attention_steps.tiled import online_softmax_steps
 
     source = json.loads((ROOT / "book" / "11_long_context.ipynb").read_text())
-    code = next("".join(c["source"]) for c in source["cells"] if "steps = online_softmax_steps(s, v, block_size=2)" in "".join(c["source"]))
+    code = next(
+        "".join(c["source"])
+        for c in source["cells"]
+        if "steps = online_softmax_steps(s, v, block_size=2)" in "".join(c["source"])
+    )
     s = np.array(eval(re.search(r"s = np\.array\((\[[^\]]*\])\)", code).group(1)))  # the slide's literal scores
     steps = online_softmax_steps(s, np.arange(1.0, 7.0)[:, None], block_size=2)
     assert [st.m for st in steps] == [3.0, 5.0, 5.0]

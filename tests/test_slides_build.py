@@ -40,9 +40,14 @@ def cell(kind: str, source: str, slide: str = "-", tags=()):
 # --------------------------------------------------------------------------- build_paths
 def test_the_environment_is_read_in_one_place():
     """SLIDES_OUT and BOOK_HTML are read by scripts/build_paths.py alone among the slide scripts and their tests."""
-    mine = [SCRIPTS / "build_slides.py", SCRIPTS / "build_handouts.py", SCRIPTS / "myst_convert.py",
-            *sorted((SCRIPTS / "slides").glob("*.py")), ROOT / "tests" / "test_slides.py",
-            ROOT / "tests" / "test_slides_a11y.py"]  # fmt: skip
+    mine = [
+        SCRIPTS / "build_slides.py",
+        SCRIPTS / "build_handouts.py",
+        SCRIPTS / "myst_convert.py",
+        *sorted((SCRIPTS / "slides").glob("*.py")),
+        ROOT / "tests" / "test_slides.py",
+        ROOT / "tests" / "test_slides_a11y.py",
+    ]
     readers = [p.name for p in mine if p.exists() and re.search(r"environ.*(SLIDES_OUT|BOOK_HTML)", p.read_text())]
     assert readers == []
     assert "SLIDES_OUT" in (SCRIPTS / "build_paths.py").read_text()
@@ -54,7 +59,9 @@ def test_chapters_follow_the_toc_and_skip_the_root_and_unwritten_entries(tmp_pat
     for stem in ("intro", "02_b", "01_a"):
         nbformat.write(nbformat.v4.new_notebook(), tmp_path / "book" / f"{stem}.ipynb")
     toc = tmp_path / "_toc.yml"
-    toc.write_text("root: book/intro\nparts:\n  - chapters:\n    - file: book/02_b\n    - file: book/01_a\n    - file: book/99_later\n")
+    toc.write_text(
+        "root: book/intro\nparts:\n  - chapters:\n    - file: book/02_b\n    - file: book/01_a\n    - file: book/99_later\n"
+    )
     assert [p.stem for p in chapters(toc)] == ["02_b", "01_a"]
 
 
@@ -73,11 +80,13 @@ def test_for_slides_keeps_notes_drops_stderr_and_glue_records_and_links_decks_or
         nbformat.v4.new_output("stream", name="stdout", text="shown\n"),
         nbformat.v4.new_output("display_data", data={"text/plain": "1"}, metadata={"scrapbook": {"name": "x"}}),
     ]
-    nb = nbformat.v4.new_notebook(cells=[
-        cell("markdown", "# A\n\nx = {glue:text}`x:.1f`, see {doc}`02_b` and {doc}`the intro <intro>`.", "slide"),
-        code,
-        cell("markdown", "Say x.", "notes", tags=["remove-cell"]),
-    ])  # fmt: skip
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            cell("markdown", "# A\n\nx = {glue:text}`x:.1f`, see {doc}`02_b` and {doc}`the intro <intro>`.", "slide"),
+            code,
+            cell("markdown", "Say x.", "notes", tags=["remove-cell"]),
+        ]
+    )
     out = for_slides(nb, "01_a", {"01_a", "02_b"})
     assert out.cells[0].source == "# A" and out.cells[0].metadata["tags"] == ["slide-title"]
     assert out.cells[1].source == "x = 1.0, see [02_b](02_b.html) and [the intro](../book/intro.html)."
@@ -106,7 +115,9 @@ def test_standalone_decks_link_no_book_page_and_the_published_copy_links_them_ag
     alone = standalone(DECK)
     assert '<a data-book="intro.html#intro-notation">notation</a>' in alone
     assert "../book/" not in alone and '<a href="02_b.html">' in alone
-    assert published(alone) == DECK.replace('#intro-notation"', '#intro-notation" data-book="intro.html#intro-notation"')
+    assert published(alone) == DECK.replace(
+        '#intro-notation"', '#intro-notation" data-book="intro.html#intro-notation"'
+    )
 
 
 def test_the_index_links_back_to_the_book_only_if_the_book_is_there(tmp_path):
@@ -158,13 +169,22 @@ def test_digests_change_with_what_the_deck_is_made_from(tmp_path):
     quick = quick_digest(nb, tooling, {"01_a"}, "cache 1")
     assert quick != quick_digest(nb, tooling, {"01_a"}, "cache 2")
     nb.write_text("two")
-    assert first != deck_digest(nb, tooling, {"01_a"}, "1:abc") and quick != quick_digest(nb, tooling, {"01_a"}, "cache 1")
+    assert first != deck_digest(nb, tooling, {"01_a"}, "1:abc") and quick != quick_digest(
+        nb, tooling, {"01_a"}, "cache 1"
+    )
 
 
 def test_the_tooling_digest_covers_every_slide_module_and_template_file():
     files = set(tooling_files())
-    for path in [SCRIPTS / "build_slides.py", SCRIPTS / "myst_convert.py", SCRIPTS / "build_paths.py",
-                 *HERE.glob("*.py"), HERE / "slides.css", HERE / "index.html", *(HERE / "template").iterdir()]:  # fmt: skip
+    for path in [
+        SCRIPTS / "build_slides.py",
+        SCRIPTS / "myst_convert.py",
+        SCRIPTS / "build_paths.py",
+        *HERE.glob("*.py"),
+        HERE / "slides.css",
+        HERE / "index.html",
+        *(HERE / "template").iterdir(),
+    ]:
         assert path in files, f"{path.name} is not in the tooling digest"
     assert not [p for p in files if "__pycache__" in p.parts]
     assert tooling_digest() == tooling_digest()
@@ -182,7 +202,17 @@ def test_build_handouts_still_finds_what_it_imports_from_build_slides(name):
     import importlib
 
     module = importlib.import_module(name)
-    for attr in ("COURSE", "COURSE_TITLE", "OUT", "SITE", "TITLE", "read_stamps", "sync", "write_index", "write_stamps"):
+    for attr in (
+        "COURSE",
+        "COURSE_TITLE",
+        "OUT",
+        "SITE",
+        "TITLE",
+        "read_stamps",
+        "sync",
+        "write_index",
+        "write_stamps",
+    ):
         assert hasattr(module, attr), f"{name} has no {attr}"
 
 
@@ -192,31 +222,38 @@ def _structure(nb):
 
 
 def test_every_slide_gets_a_title_cell_and_untitled_ones_continue_their_section():
-    nb = nbformat.v4.new_notebook(cells=[
-        cell("markdown", "# Chapter\n\nIntro text.", "slide"),
-        cell("markdown", "More intro.", "subslide"),
-        cell("markdown", "## Section", "slide"),
-        cell("code", "x = 1", "subslide"),
-        cell("markdown", "Say it.", "notes", tags=["remove-cell"]),
-    ])  # fmt: skip
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            cell("markdown", "# Chapter\n\nIntro text.", "slide"),
+            cell("markdown", "More intro.", "subslide"),
+            cell("markdown", "## Section", "slide"),
+            cell("code", "x = 1", "subslide"),
+            cell("markdown", "Say it.", "notes", tags=["remove-cell"]),
+        ]
+    )
     out = for_slides(nb, "01_a", {"01_a"})
     shown = [(t, tags, src) for t, tags, src in _structure(out) if t != "notes"]
     assert shown == [
-        ("slide", ["slide-title"], "# Chapter"), ("-", [], "Intro text."),
-        ("subslide", ["slide-title"], "## Chapter (continued)"), ("-", [], "More intro."),
+        ("slide", ["slide-title"], "# Chapter"),
+        ("-", [], "Intro text."),
+        ("subslide", ["slide-title"], "## Chapter (continued)"),
+        ("-", [], "More intro."),
         ("slide", ["slide-title"], "## Section"),  # the heading was the whole cell: no empty cell left
-        ("subslide", ["slide-title"], "## Section (continued)"), ("-", [], "x = 1"),
-    ]  # fmt: skip
+        ("subslide", ["slide-title"], "## Section (continued)"),
+        ("-", [], "x = 1"),
+    ]
 
 
 def test_a_solution_stays_with_its_question_and_the_build_invents_no_notes():
     """Each part of a split slide carries its own notes, written in the notebook (tests/test_slides.py checks
     every chapter); the build adds none, so a part without notes shows up there instead of getting a stand-in."""
-    nb = nbformat.v4.new_notebook(cells=[
-        cell("markdown", "## Check yourself\n\n**1.1** Why?", "slide"),
-        cell("markdown", "Notes for the question.", "notes", tags=["remove-cell"]),
-        cell("markdown", ":::{dropdown} Solution\nBecause.\n:::\n\n**1.2** And?", "subslide"),
-    ])  # fmt: skip
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            cell("markdown", "## Check yourself\n\n**1.1** Why?", "slide"),
+            cell("markdown", "Notes for the question.", "notes", tags=["remove-cell"]),
+            cell("markdown", ":::{dropdown} Solution\nBecause.\n:::\n\n**1.2** And?", "subslide"),
+        ]
+    )
     out = for_slides(nb, "01_a", {"01_a"})
     kinds = _structure(out)
     solution = next(i for i, (_, _, src) in enumerate(kinds) if src.startswith("<details>"))
@@ -236,9 +273,16 @@ def test_a_tall_figure_beside_text_is_tagged_for_the_two_column_layout():
     tall, wide = cell("code", "tall()", tags=["hide-input"]), cell("code", "wide()", tags=["hide-input"])
     tall.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png(600, 700)})]
     wide.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png(900, 300)})]
-    nb = nbformat.v4.new_notebook(cells=[cell("markdown", "## A\n\ntext", "slide"), tall,
-                                         cell("markdown", "## B\n\ntext", "slide"), wide,
-                                         cell("markdown", "## C", "slide"), copy_of(tall)])  # fmt: skip
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            cell("markdown", "## A\n\ntext", "slide"),
+            tall,
+            cell("markdown", "## B\n\ntext", "slide"),
+            wide,
+            cell("markdown", "## C", "slide"),
+            copy_of(tall),
+        ]
+    )
     out = for_slides(nb, "01_a", {"01_a"})
     tagged = [c.source for c in out.cells if "tall-figure" in c.metadata.get("tags", [])]
     assert tagged == ["tall()"], "only a tall figure that shares its slide with text"

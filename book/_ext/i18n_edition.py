@@ -161,12 +161,7 @@ def _page_context(app, pagename, templatename, context, doctree) -> None:
         up = "../" * pagename.count("/")
         body = body.replace(f'href="{up}slides/', f'href="{up}../slides/')
         context["body"] = body
-    if (
-        lang != "en"
-        and body
-        and pagename in app.env.all_docs
-        and pagename not in complete_documents(lang)
-    ):
+    if lang != "en" and body and pagename in app.env.all_docs and pagename not in complete_documents(lang):
         notice = (
             '<div class="admonition note i18n-untranslated" lang="zh-CN"><p>本页尚未译成中文，'
             "下面是英文原文；数字和图与英文版相同。</p></div>\n"
@@ -211,7 +206,9 @@ def setup(app):
     import hashlib
 
     sources = [Path(__file__), TEMPLATES / "lang-switch.html", Path(__file__).resolve().parent / "static" / "i18n.css"]
-    app.add_config_value("i18n_edition_source", hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest(), "html")
+    app.add_config_value(
+        "i18n_edition_source", hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest(), "html"
+    )
     # the header's items: before the theme reads its options
     app.connect("config-inited", _config_inited)
     app.connect("config-inited", _translate_title, priority=900)  # after sphinx_external_toc sets root_doc

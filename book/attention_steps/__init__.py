@@ -20,14 +20,28 @@ and the whole computation:
 
 from .core import projection, scale, scaled_dot_product_attention, scores, softmax, softmax_naive, weighted_sum
 from .equivariance import Equivariance, permutation_equivariance
-from .multihead import Head, Trace, concat_heads, multi_head_attention, split_heads, trace_attention
 from .masks import causal_mask
+from .multihead import Head, Trace, concat_heads, multi_head_attention, split_heads, trace_attention
 from .tiled import tiled_attention
 
 __all__ = [
     # one function per stage, and one head (core)
-    "projection", "scores", "scale", "softmax", "softmax_naive", "weighted_sum", "scaled_dot_product_attention",
+    "projection",
+    "scores",
+    "scale",
+    "softmax",
+    "softmax_naive",
+    "weighted_sum",
+    "scaled_dot_product_attention",
     # the whole layer (multihead, equivariance, masks, tiled)
-    "multi_head_attention", "trace_attention", "split_heads", "concat_heads", "Trace", "Head",
-    "permutation_equivariance", "Equivariance", "causal_mask", "tiled_attention",
-]  # fmt: skip
+    "multi_head_attention",
+    "trace_attention",
+    "split_heads",
+    "concat_heads",
+    "Trace",
+    "Head",
+    "permutation_equivariance",
+    "Equivariance",
+    "causal_mask",
+    "tiled_attention",
+]

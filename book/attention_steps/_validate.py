@@ -38,9 +38,7 @@ def as_matrix(name: str, x, *, ndim: int | None = None, min_ndim: int | None = N
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must have {ndim} dimension(s), got shape {arr.shape} with {arr.ndim}")
     if min_ndim is not None and arr.ndim < min_ndim:
-        raise ValueError(
-            f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape} with {arr.ndim}"
-        )
+        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape} with {arr.ndim}")
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         bad = np.argwhere(~np.isfinite(arr))[0]
         where = tuple(int(i) for i in bad)

@@ -158,8 +158,10 @@ def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -
     rows = list(rows)
     if not rows or not all(isinstance(r, MemoryRow) for r in rows):
         raise TypeError("rows must be a non-empty list of MemoryRow, as returned by memory_table()")
-    return markdown_table(["sequence length n", "entries n²", f"memory at {precision_name}"],
-                          [(r.n_text, r.entries_text, r.bytes_text) for r in rows])  # fmt: skip
+    return markdown_table(
+        ["sequence length n", "entries n²", f"memory at {precision_name}"],
+        [(r.n_text, r.entries_text, r.bytes_text) for r in rows],
+    )
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ MOMENTS = {
 
 def by_definition(expr: sp.Expr) -> sp.Expr:
     """Rewrite Var and Cov in terms of expectations."""
-    return expr.replace(Var, lambda x: sp.Add(E(x**2), -E(x) ** 2, evaluate=False)).replace(
+    return expr.replace(Var, lambda x: sp.Add(E(x**2), -(E(x) ** 2), evaluate=False)).replace(
         Cov, lambda x, y: sp.Add(E(x * y), -E(x) * E(y), evaluate=False)
     )
 
@@ -208,48 +208,67 @@ def derivation() -> Derivation:
     mean_prod = step(
         "mean_product",
         "Independence lets the expectation of a product split into a product of expectations.",
-        E(prod), by_independence(E(prod)), by_moments(by_independence(E(prod))),
-    )  # fmt: skip
+        E(prod),
+        by_independence(E(prod)),
+        by_moments(by_independence(E(prod))),
+    )
     second = by_moments(by_independence(E(prod**2)))
     step(
         "second_moment",
         "The same for the square; a second moment is variance plus squared mean, E[x²] = σ² + μ².",
-        E(prod**2), by_independence(E(prod**2)), second,
-    )  # fmt: skip
+        E(prod**2),
+        by_independence(E(prod**2)),
+        second,
+    )
     var_prod = step(
         "var_product",
         "Variance is the second moment minus the squared mean.",
-        Var(prod), by_definition(Var(prod)), second - mean_prod**2, sp.expand(second - mean_prod**2),
-    )  # fmt: skip
+        Var(prod),
+        by_definition(Var(prod)),
+        second - mean_prod**2,
+        sp.expand(second - mean_prod**2),
+    )
     step(
         "covariance",
         "Two different terms (i ≠ j) share no variable, so they are uncorrelated.",
-        Cov(prod, other), by_definition(Cov(prod, other)), sp.expand(expectation(prod * other) - mean_prod * mean_prod.subs(i, j)),
-    )  # fmt: skip
+        Cov(prod, other),
+        by_definition(Cov(prod, other)),
+        sp.expand(expectation(prod * other) - mean_prod * mean_prod.subs(i, j)),
+    )
     dot = sp.Sum(prod, (i, 1, d_k))
     mean_dot = step(
         "mean_dot",
         "Expectation is linear, and every term has the same mean.",
-        E(dot), sp.Sum(E(prod), (i, 1, d_k)), sp.Sum(mean_prod, (i, 1, d_k)).doit(),
-    )  # fmt: skip
+        E(dot),
+        sp.Sum(E(prod), (i, 1, d_k)),
+        sp.Sum(mean_prod, (i, 1, d_k)).doit(),
+    )
     general = step(
         "var_dot_general",
         "Uncorrelated terms: the variance of the sum is the sum of the variances (no covariance terms).",
-        Var(dot), sp.Sum(Var(prod), (i, 1, d_k)), sp.Sum(second - mean_prod**2, (i, 1, d_k)).doit(),
-    )  # fmt: skip
-    step("mean_product_standard", "With standardised components (μ = 0, σ = 1), one product has mean 0 …",
-         E(prod), mean_prod.subs(STANDARD))  # fmt: skip
+        Var(dot),
+        sp.Sum(Var(prod), (i, 1, d_k)),
+        sp.Sum(second - mean_prod**2, (i, 1, d_k)).doit(),
+    )
+    step(
+        "mean_product_standard",
+        "With standardised components (μ = 0, σ = 1), one product has mean 0 …",
+        E(prod),
+        mean_prod.subs(STANDARD),
+    )
     step("var_product_standard", "… and variance 1.", Var(prod), var_prod.subs(STANDARD))
     step(
         "mean_dot_standard",
         "So the dot product has mean 0 …",
-        E(dot), mean_dot.subs(STANDARD),
-    )  # fmt: skip
+        E(dot),
+        mean_dot.subs(STANDARD),
+    )
     result = step(
         "var_dot",
         "… and variance d_k: its spread grows like √d_k.",
-        Var(dot), general.subs(STANDARD),
-    )  # fmt: skip
+        Var(dot),
+        general.subs(STANDARD),
+    )
     step("var_none", "Without scaling the variance stays d_k.", Var(dot), result)
     for name, c, words in (
         ("var_d_k", d_k, "Dividing by d_k shrinks the variance to 1/d_k, since Var[X/c] = Var[X]/c²."),
@@ -263,7 +282,12 @@ def variance_of_dot_product(dim: int, *, mu_q=0, mu_k=0, sigma_q=1, sigma_k=1) -
     """Var[q·k] from the general result for concrete numbers: d_k((σ_q²+μ_q²)(σ_k²+μ_k²) − μ_q²μ_k²)."""
     dim = positive_int("dim", dim)
     for name, value in (("mu_q", mu_q), ("mu_k", mu_k), ("sigma_q", sigma_q), ("sigma_k", sigma_k)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or abs(value) == float("inf"):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or value != value
+            or abs(value) == float("inf")
+        ):
             raise TypeError(f"{name} must be a finite real number, got {value!r}")
     if sigma_q < 0 or sigma_k < 0:
         raise ValueError(f"sigma_q and sigma_k must be >= 0 (standard deviations), got {sigma_q!r} and {sigma_k!r}")

@@ -45,8 +45,9 @@ class Equivariance:
     A_gap: float
 
 
-def permutation_equivariance(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, *, perm=None, mask=None,
-                             seed: int = 0) -> Equivariance:  # fmt: skip
+def permutation_equivariance(
+    X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, *, perm=None, mask=None, seed: int = 0
+) -> Equivariance:
     """Shuffle the tokens (the rows of X) and compare: does the output shuffle the same way?
 
     Self-attention has no notion of order: for any reordering P of the rows,
@@ -64,10 +65,12 @@ def permutation_equivariance(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, *, 
     t, t_perm = layer.run(), layer.run(layer.X[perm])
     Y, Y_perm = (t.Z_cat, t_perm.Z_cat) if W_O is None else (t.Y, t_perm.Y)
     return Equivariance(
-        perm=perm, Y=Y, Y_perm=Y_perm,
+        perm=perm,
+        Y=Y,
+        Y_perm=Y_perm,
         gap=float(np.abs(Y_perm - Y[perm]).max()),
         A_gap=float(np.abs(t_perm.A - t.A[:, perm][:, :, perm]).max()),
-    )  # fmt: skip
+    )
 
 
 __all__ = ["Equivariance", "as_permutation", "permutation_equivariance"]

@@ -171,5 +171,10 @@ def translation() -> Translation:
         inputs_pinyin=tuple(pinyin[x] for x in inputs),
         targets_pinyin=tuple(pinyin[x] for x in targets),
         features=("person", "affection", "animal", "start"),
-        X_src=X_src, X_tgt=X_tgt, W_Q=W_Q, W_K=W_K, W_V=W_V, enc_W_Q=enc_W_Q,
-    )  # fmt: skip
+        X_src=X_src,
+        X_tgt=X_tgt,
+        W_Q=W_Q,
+        W_K=W_K,
+        W_V=W_V,
+        enc_W_Q=enc_W_Q,
+    )

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_matrix, positive_int, same_size
-from .examples import ExampleLayer
 from .core import projection, scale, scores, softmax
+from .examples import ExampleLayer
 from .multihead import split_heads
 from .softmax_gradients import entropy
 
@@ -103,7 +103,9 @@ class BugAtSize:
     bug: Sharpness  # weights with ÷ √d_model, shape (1,)
 
 
-def scaling_bug_at_size(d_model=512, num_heads=8, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> BugAtSize:
+def scaling_bug_at_size(
+    d_model=512, num_heads=8, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0
+) -> BugAtSize:
     """One head of width d_k = d_model / h, q and k with independent N(0, 1) components
     (the assumption of chapter 3), softmax over n_keys keys, scaled right and wrong.
 
@@ -117,10 +119,14 @@ def scaling_bug_at_size(d_model=512, num_heads=8, *, n_keys: int = 8, n_queries:
     raw = scores(q, K)[:, 0, :]  # (n_queries, n_keys)
     right, bug = scale(raw, d_k), scale(raw, d_model)
     return BugAtSize(
-        d_model=int(d_model), num_heads=int(num_heads), d_k=d_k,
-        score_std=float(right.std()), score_std_bug=float(bug.std()),
-        right=sharpness(softmax(right)), bug=sharpness(softmax(bug)),
-    )  # fmt: skip
+        d_model=int(d_model),
+        num_heads=int(num_heads),
+        d_k=d_k,
+        score_std=float(right.std()),
+        score_std_bug=float(bug.std()),
+        right=sharpness(softmax(right)),
+        bug=sharpness(softmax(bug)),
+    )
 
 
 def output_blocks(W_O, num_heads) -> np.ndarray:

@@ -12,8 +12,15 @@ from .palette import CYCLE, OKABE_ITO, SEQUENTIAL
 from .plotting import heatmap, stacked_bars
 
 
-def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | None = None, fmt: str | None = None,
-                   titles: Sequence[str] | None = None):  # fmt: skip
+def heads_heatmaps(
+    A,
+    tokens: Sequence[str],
+    *,
+    name: str = "A",
+    ncols: int | None = None,
+    fmt: str | None = None,
+    titles: Sequence[str] | None = None,
+):
     """Every head's attention map A⁽ʳ⁾ side by side on one 0…1 colour scale.
 
     A (h, n_q, n_k); rows are queries, columns keys, both labelled by `tokens`.
@@ -37,9 +44,20 @@ def heads_heatmaps(A, tokens: Sequence[str], *, name: str = "A", ncols: int | No
         if r >= h:
             ax.axis("off")
             continue
-        heatmap(A[r], f"{name}⁽{r + 1}⁾", row_labels=tokens, col_labels=tokens, ax=ax, fmt=fmt or "{:.1f}",
-                vmin=0.0, vmax=1.0, cmap=SEQUENTIAL, annotate=annotate, label=None if fmt else weight_label,
-                fontsize=(10 if n_k > 4 else 12) if fmt is None else (7 if n_k > 4 else 9))  # fmt: skip
+        heatmap(
+            A[r],
+            f"{name}⁽{r + 1}⁾",
+            row_labels=tokens,
+            col_labels=tokens,
+            ax=ax,
+            fmt=fmt or "{:.1f}",
+            vmin=0.0,
+            vmax=1.0,
+            cmap=SEQUENTIAL,
+            annotate=annotate,
+            label=None if fmt else weight_label,
+            fontsize=(10 if n_k > 4 else 12) if fmt is None else (7 if n_k > 4 else 9),
+        )
         blanks |= annotate and fmt is None and bool((A[r] < 0.05).any())
         ax.tick_params(labelsize=9)
         if r % ncols:  # the same rows as the map on its left
@@ -59,8 +77,17 @@ def weight_label(w: float) -> str:
     return "1" if w >= 0.95 else f"{w:.1f}".lstrip("0")
 
 
-def grouped_bars(values: dict, group_labels: Sequence[str], *, ylabel: str = "", title: str = "", ax=None,
-                 reference: tuple[float, str] | None = None, fmt: str = "{:.2f}", legend: bool = True):  # fmt: skip
+def grouped_bars(
+    values: dict,
+    group_labels: Sequence[str],
+    *,
+    ylabel: str = "",
+    title: str = "",
+    ax=None,
+    reference: tuple[float, str] | None = None,
+    fmt: str = "{:.2f}",
+    legend: bool = True,
+):
     """Bars of several series side by side for each group, e.g. {"÷ √d_k": [...], "÷ √d_model": [...]}
     per head; `reference` = (y, label) draws a dashed line (a uniform distribution, say). Returns the Figure."""
     if ax is None:
@@ -88,10 +115,22 @@ def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, gr
     {label: object with .mean_max_weight and .mean_entropy}; dashed lines mark the
     uniform distribution over n_keys keys. Returns the Figure."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.0))
-    grouped_bars({k: s.mean_max_weight for k, s in series.items()}, group_labels, ax=left, legend=False,
-                 ylabel="mean largest weight", reference=(1 / n_keys, "uniform"))  # fmt: skip
-    grouped_bars({k: s.mean_entropy for k, s in series.items()}, group_labels, ax=right, legend=False,
-                 ylabel="mean entropy (nats)", reference=(float(np.log(n_keys)), "uniform"))  # fmt: skip
+    grouped_bars(
+        {k: s.mean_max_weight for k, s in series.items()},
+        group_labels,
+        ax=left,
+        legend=False,
+        ylabel="mean largest weight",
+        reference=(1 / n_keys, "uniform"),
+    )
+    grouped_bars(
+        {k: s.mean_entropy for k, s in series.items()},
+        group_labels,
+        ax=right,
+        legend=False,
+        ylabel="mean entropy (nats)",
+        reference=(float(np.log(n_keys)), "uniform"),
+    )
     for ax in (left, right):
         ax.set_xlabel(group_name)
         ax.margins(y=0.15)
@@ -99,8 +138,16 @@ def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, gr
     return fig
 
 
-def head_bands(M, name: str, num_heads: int, *, axis: int = 1, row_labels: Sequence[str] | None = None,
-               col_labels: Sequence[str] | None = None, fmt: str = "{:.1f}"):  # fmt: skip
+def head_bands(
+    M,
+    name: str,
+    num_heads: int,
+    *,
+    axis: int = 1,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    fmt: str = "{:.1f}",
+):
     """Heatmap of M with lines between the heads' blocks: columns (axis=1, e.g. Q = X W_Q)
     or rows (axis=0, e.g. W_O), each block labelled r = 1..h. Unlabelled columns and rows
     are numbered from 1, as in the text (column c is code index c − 1). Returns the Figure."""
@@ -119,15 +166,17 @@ def head_bands(M, name: str, num_heads: int, *, axis: int = 1, row_labels: Seque
         if axis == 1:
             ax.text(middle, -0.75, f"head {r + 1}", ha="center", va="bottom", fontsize=9, color=OKABE_ITO["blue"])
         else:
-            ax.text(M.shape[1] - 0.4, middle, f"head {r + 1}", ha="left", va="center", fontsize=9,
-                    color=OKABE_ITO["blue"])  # fmt: skip
+            ax.text(
+                M.shape[1] - 0.4, middle, f"head {r + 1}", ha="left", va="center", fontsize=9, color=OKABE_ITO["blue"]
+            )
     if axis == 1:
         ax.set_title(ax.get_title(), pad=24)
     return fig
 
 
-def stacked_parts(parts, part_labels: Sequence[str], *, total_label: str = "sum", xlabel: str = "column",
-                  title: str = ""):  # fmt: skip
+def stacked_parts(
+    parts, part_labels: Sequence[str], *, total_label: str = "sum", xlabel: str = "column", title: str = ""
+):
     """Stacked bars: parts (k, d) are k additive pieces of a d-vector, stacked per column
     (positive up, negative down) in Okabe–Ito colours; a black tick marks their sum. The columns are
     numbered from 1, as in the text (column c is code index c − 1). Returns the Figure."""

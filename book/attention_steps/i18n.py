@@ -144,7 +144,9 @@ def _cjk_font_files() -> list[str]:
     """Noto Sans CJK's files (regular and bold), from Debian's path or fontconfig."""
     folder = Path("/usr/share/fonts/opentype/noto")
     if not (folder / "NotoSansCJK-Regular.ttc").exists() and shutil.which("fc-match"):
-        out = subprocess.run(["fc-match", "-f", "%{file}", f"{CJK_FONT}:lang=zh-cn"], capture_output=True, text=True, check=False)
+        out = subprocess.run(
+            ["fc-match", "-f", "%{file}", f"{CJK_FONT}:lang=zh-cn"], capture_output=True, text=True, check=False
+        )
         if out.returncode != 0 or "CJK" not in out.stdout:
             return []
         folder = Path(out.stdout.strip()).parent

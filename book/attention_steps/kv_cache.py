@@ -105,8 +105,17 @@ def kv_cache_table(model: ModelShape, n, kv_heads: Iterable | None = None, bytes
         if model.heads % g:
             raise ValueError(f"kv_heads={g} must divide the model's {model.heads} query heads (groups of equal size)")
         size = kv_cache_bytes(n, layers=model.layers, kv_heads=g, d_k=model.d_k, bytes_per_entry=bytes_per_entry)
-        rows.append(CacheRow(scheme=_scheme(model.heads, g), kv_heads=g, group_size=model.heads // g, n=int(n),
-                             bytes=size, bytes_per_token=size // int(n), share_of_mha=size / full))  # fmt: skip
+        rows.append(
+            CacheRow(
+                scheme=_scheme(model.heads, g),
+                kv_heads=g,
+                group_size=model.heads // g,
+                n=int(n),
+                bytes=size,
+                bytes_per_token=size // int(n),
+                share_of_mha=size / full,
+            )
+        )
     return rows
 
 
@@ -147,9 +156,13 @@ def grouped_query_attention(X, W_Q, W_K, W_V, W_O, num_heads, num_kv_heads, mask
     """
     h, g = positive_int("num_heads", num_heads), positive_int("num_kv_heads", num_kv_heads)
     if h % g:
-        raise ValueError(f"num_kv_heads={g} must divide num_heads={h}: every group needs the same number of query heads")
+        raise ValueError(
+            f"num_kv_heads={g} must divide num_heads={h}: every group needs the same number of query heads"
+        )
     X = as_matrix("X", X, ndim=2)
-    W_Q, W_K, W_V, W_O = (as_matrix(name, w, ndim=2) for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)))
+    W_Q, W_K, W_V, W_O = (
+        as_matrix(name, w, ndim=2) for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O))
+    )
     for name, w, heads in (("W_Q", W_Q, h), ("W_K", W_K, g), ("W_V", W_V, g)):
         if w.shape[0] != X.shape[1]:
             raise ValueError(f"{name} must have d_model={X.shape[1]} rows to multiply X {X.shape}, got shape {w.shape}")

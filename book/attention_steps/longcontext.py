@@ -125,12 +125,30 @@ def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
 
 def comparison_markdown(rows: Iterable[Comparison]) -> str:
     """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks."""
-    headers = ["n", "naive time (s)", "naive peak", "tiled time (s)", "tiled peak", "tiled / naive peak",
-               "tiled / naive time"]  # fmt: skip
-    return markdown_table(headers, [
-        (f"{r.n:,}", f"{r.naive.seconds:.3f}", format_bytes(r.naive.peak_bytes), f"{r.tiled.seconds:.3f}",
-         format_bytes(r.tiled.peak_bytes), f"{r.peak_ratio:.2%}", f"{r.time_ratio:.2f}") for r in rows
-    ])  # fmt: skip
+    headers = [
+        "n",
+        "naive time (s)",
+        "naive peak",
+        "tiled time (s)",
+        "tiled peak",
+        "tiled / naive peak",
+        "tiled / naive time",
+    ]
+    return markdown_table(
+        headers,
+        [
+            (
+                f"{r.n:,}",
+                f"{r.naive.seconds:.3f}",
+                format_bytes(r.naive.peak_bytes),
+                f"{r.tiled.seconds:.3f}",
+                format_bytes(r.tiled.peak_bytes),
+                f"{r.peak_ratio:.2%}",
+                f"{r.time_ratio:.2f}",
+            )
+            for r in rows
+        ],
+    )
 
 
 __all__ = [

@@ -25,8 +25,7 @@ def mask_pattern(mask, *, title: str = "", ax=None):
         _, ax = plt.subplots(figsize=(4.2, 4.2))
     cmap = matplotlib.colors.ListedColormap(["#f2f2f2", OKABE_ITO["blue"]])
     n_q, n_k = mask.shape
-    ax.imshow(mask, cmap=cmap, vmin=0, vmax=1, interpolation="nearest",
-              extent=(0.5, n_k + 0.5, n_q + 0.5, 0.5))  # fmt: skip
+    ax.imshow(mask, cmap=cmap, vmin=0, vmax=1, interpolation="nearest", extent=(0.5, n_k + 0.5, n_q + 0.5, 0.5))
     ax.set_xlabel("key j")
     ax.set_ylabel("query i")
     ticks = [1, *range(16, n_k + 1, 16)] if n_k >= 16 else list(range(1, n_k + 1))
@@ -77,14 +76,19 @@ def tile_diagram(n_blocks: int = 6, current: tuple[int, int] = (2, 3)):
                     colour = "#eeeeee"  # finished: only its rows of Z remain
                 else:
                     colour = "white"
-                ax.add_patch(matplotlib.patches.Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="#888888",
-                                                          linewidth=0.8))  # fmt: skip
+                ax.add_patch(
+                    matplotlib.patches.Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="#888888", linewidth=0.8)
+                )
         ax.set_xlabel("keys j (blocks of b)")
         ax.set_ylabel("queries i (blocks of b)")
     axes[0].set_title("naive: all n × n scores at once", fontsize=10)
     axes[1].set_title("tiled: one b × b tile at a time", fontsize=10)
-    axes[1].annotate("", xy=(n_blocks - 0.15, qi + 0.5), xytext=(kj + 1.05, qi + 0.5),
-                     arrowprops={"arrowstyle": "->", "color": OKABE_ITO["blue"], "linewidth": 1.5})  # fmt: skip
+    axes[1].annotate(
+        "",
+        xy=(n_blocks - 0.15, qi + 0.5),
+        xytext=(kj + 1.05, qi + 0.5),
+        arrowprops={"arrowstyle": "->", "color": OKABE_ITO["blue"], "linewidth": 1.5},
+    )
     return fig
 
 

@@ -13,9 +13,19 @@ from .palette import CYCLE, DIVERGING, SEQUENTIAL
 from .plotting import label_matrix_axes, write_in_cell
 
 
-def masked_heatmap(M, keep, name: str, *, row_labels: Sequence[str] | None = None,
-                   col_labels: Sequence[str] | None = None, masked_text: str = "−∞", fmt: str = "{:.2f}",
-                   ax=None, vmin: float | None = None, vmax: float | None = None):  # fmt: skip
+def masked_heatmap(
+    M,
+    keep,
+    name: str,
+    *,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    masked_text: str = "−∞",
+    fmt: str = "{:.2f}",
+    ax=None,
+    vmin: float | None = None,
+    vmax: float | None = None,
+):
     """Matrix M (rows × cols) with the cells where `keep` is False greyed out and
     labelled `masked_text` ("−∞" for masked scores, "0" for their weights).
 
@@ -66,8 +76,7 @@ def change_bars(series: dict, labels: Sequence[str], *, xlabel: str = "", title:
     ax.set_xlabel(xlabel)
     if title:
         ax.set_title(title)
-    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=len(series), frameon=False,
-               fontsize=9)  # fmt: skip
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=len(series), frameon=False, fontsize=9)
     return fig
 
 

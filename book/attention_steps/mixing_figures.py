@@ -28,7 +28,9 @@ def contribution_bars(A, V, tokens: Sequence[str], *, value_name: str = "v", out
         ax.bar(x, V[j], color=colours[j], width=0.7)
         ax.set_title(f"{value_name} ({tokens[j]})", fontsize=10)
     for i, ax in enumerate(axes[n_k:]):
-        stacked_bars(ax, x, A[i][:, None] * V, colours, [f"{A[i, j]:.0%} of {value_name} ({tokens[j]})" for j in range(n_k)])
+        stacked_bars(
+            ax, x, A[i][:, None] * V, colours, [f"{A[i, j]:.0%} of {value_name} ({tokens[j]})" for j in range(n_k)]
+        )
         ax.set_title(f"{output_name} ({tokens[i]})", fontsize=10, fontweight="bold")
     for ax in axes:
         ax.set_xticks(x, labels=[str(c + 1) for c in x])  # columns numbered from 1, as in the text
@@ -58,8 +60,18 @@ def _hull(points: np.ndarray) -> np.ndarray:
     return np.array(half(pts) + half(pts[::-1]))
 
 
-def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | None = None, *, ax=None, title: str = "",
-              box: bool = False, probe=None, probe_label: str = ""):  # fmt: skip
+def hull_plot(
+    V,
+    Z,
+    key_labels: Sequence[str],
+    query_labels: Sequence[str] | None = None,
+    *,
+    ax=None,
+    title: str = "",
+    box: bool = False,
+    probe=None,
+    probe_label: str = "",
+):
     """2-D value rows V (n_k, 2) as large labelled points with their convex hull shaded,
     and outputs Z (n_q, 2) as small points (labelled if `query_labels` is given):
     every z_i lands inside the hull. `box` draws the bounding box of V dashed; `probe`
@@ -69,8 +81,18 @@ def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | Non
         _, ax = plt.subplots(figsize=(3.4, 3.2))
     if box:
         (x0, y0), (x1, y1) = V.min(axis=0), V.max(axis=0)
-        ax.add_patch(matplotlib.patches.Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, linestyle="--",
-                                                  edgecolor=OKABE_ITO["black"], linewidth=0.9, label="bounding box"))  # fmt: skip
+        ax.add_patch(
+            matplotlib.patches.Rectangle(
+                (x0, y0),
+                x1 - x0,
+                y1 - y0,
+                fill=False,
+                linestyle="--",
+                edgecolor=OKABE_ITO["black"],
+                linewidth=0.9,
+                label="bounding box",
+            )
+        )
     extent = np.vstack([V, Z])  # every point drawn, for the axes limits below
     if probe is not None:
         probe = np.asarray(probe, dtype=float)
@@ -80,19 +102,29 @@ def hull_plot(V, Z, key_labels: Sequence[str], query_labels: Sequence[str] | Non
         extent = np.vstack([extent, probe])
     hull = _hull(V)
     if len(hull) >= 3:
-        ax.add_patch(matplotlib.patches.Polygon(hull, closed=True, facecolor=OKABE_ITO["sky"], alpha=0.25,
-                                                edgecolor=OKABE_ITO["blue"], linewidth=1.2))  # fmt: skip
+        ax.add_patch(
+            matplotlib.patches.Polygon(
+                hull, closed=True, facecolor=OKABE_ITO["sky"], alpha=0.25, edgecolor=OKABE_ITO["blue"], linewidth=1.2
+            )
+        )
     else:
         ax.plot(hull[:, 0], hull[:, 1], color=OKABE_ITO["blue"], linewidth=2, alpha=0.6)
     ax.scatter(V[:, 0], V[:, 1], s=90, color=OKABE_ITO["blue"], zorder=3, label="value rows v")
     ax.scatter(Z[:, 0], Z[:, 1], s=45, marker="D", color=OKABE_ITO["vermillion"], zorder=4, label="outputs z")
     span = np.ptp(extent, axis=0).max() or 1.0
     for (x, y), label in zip(V, key_labels):
-        ax.annotate(f"v ({label})", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9,
-                    color=OKABE_ITO["blue"])  # fmt: skip
+        ax.annotate(
+            f"v ({label})", (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9, color=OKABE_ITO["blue"]
+        )
     for (x, y), label in zip(Z, query_labels or ()):
-        ax.annotate(f"z ({label})", (x, y), textcoords="offset points", xytext=(6, -12), fontsize=9,
-                    color=OKABE_ITO["vermillion"])  # fmt: skip
+        ax.annotate(
+            f"z ({label})",
+            (x, y),
+            textcoords="offset points",
+            xytext=(6, -12),
+            fontsize=9,
+            color=OKABE_ITO["vermillion"],
+        )
     pad = 0.2 * span
     ax.set_xlim(extent[:, 0].min() - pad, extent[:, 0].max() + pad)
     ax.set_ylim(extent[:, 1].min() - pad, extent[:, 1].max() + pad)

@@ -61,12 +61,43 @@ class Head(Intermediates):
 
 
 # Per-head names `trace[...]` understands with a superscript, e.g. "A⁽²⁾": name -> Head field.
-_PER_HEAD = {"W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V", "W^O": "W_O", "W_O": "W_O", "Q": "Q", "K": "K", "V": "V",
-             "QKᵀ": "QK_T", "QK^T": "QK_T", "QK_T": "QK_T", "S": "S", "A": "A", "Z": "Z"}  # fmt: skip
+_PER_HEAD = {
+    "W_Q": "W_Q",
+    "W_K": "W_K",
+    "W_V": "W_V",
+    "W^O": "W_O",
+    "W_O": "W_O",
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+    "QKᵀ": "QK_T",
+    "QK^T": "QK_T",
+    "QK_T": "QK_T",
+    "S": "S",
+    "A": "A",
+    "Z": "Z",
+}
 # Whole-layer names -> Trace field.
-_WHOLE = {"X": "X", "X_kv": "X_kv", "W_Q": "W_Q", "W_K": "W_K", "W_V": "W_V", "W^O": "W_O", "W_O": "W_O",
-          "Q": "Q", "K": "K", "V": "V", "QKᵀ": "QK_T", "QK^T": "QK_T", "QK_T": "QK_T", "S": "S", "A": "A",
-          "Z_heads": "Z_heads", "Z_cat": "Z_cat", "Y": "Y"}  # fmt: skip
+_WHOLE = {
+    "X": "X",
+    "X_kv": "X_kv",
+    "W_Q": "W_Q",
+    "W_K": "W_K",
+    "W_V": "W_V",
+    "W^O": "W_O",
+    "W_O": "W_O",
+    "Q": "Q",
+    "K": "K",
+    "V": "V",
+    "QKᵀ": "QK_T",
+    "QK^T": "QK_T",
+    "QK_T": "QK_T",
+    "S": "S",
+    "A": "A",
+    "Z_heads": "Z_heads",
+    "Z_cat": "Z_cat",
+    "Y": "Y",
+}
 # "A⁽²⁾" or "A^(2)": a name, then head r (1-based) as a superscript or ^(r).
 _HEAD_NAME = re.compile(r"^(?P<name>.+?)(?:⁽(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾|\^\((?P<num>\d+)\))$")
 
@@ -124,7 +155,9 @@ class Trace(LayerArrays, Intermediates):
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
             raise TypeError(f"head index must be a whole number, got {index!r} ({type(index).__name__})")
         if not -h <= index < h:
-            raise IndexError(f"head index {index} is out of range for {h} head(s): use 0 … {h - 1} (head r is index r - 1)")
+            raise IndexError(
+                f"head index {index} is out of range for {h} head(s): use 0 … {h - 1} (head r is index r - 1)"
+            )
         i = int(index) % h
         d_k, d_v = self.d_k, self.d_v
         return Head(
@@ -144,10 +177,35 @@ class Trace(LayerArrays, Intermediates):
 
     def names(self) -> list[str]:
         """The names `trace[name]` understands (ASCII spellings such as "QK^T" and "A^(1)" work too)."""
-        whole = ["X", *(["X_kv"] if self.X_kv is not self.X else []), "W_Q", "W_K", "W_V",
-                 *(["W^O"] if self.W_O is not None else []), "Q", "K", "V", "QKᵀ", "S", "A", "Z_cat",
-                 *(["Y"] if self.Y is not None else [])]  # fmt: skip
-        per_head = ["W_Q", "W_K", "W_V", *(["W^O"] if self.W_O is not None else []), "Q", "K", "V", "QKᵀ", "S", "A", "Z"]
+        whole = [
+            "X",
+            *(["X_kv"] if self.X_kv is not self.X else []),
+            "W_Q",
+            "W_K",
+            "W_V",
+            *(["W^O"] if self.W_O is not None else []),
+            "Q",
+            "K",
+            "V",
+            "QKᵀ",
+            "S",
+            "A",
+            "Z_cat",
+            *(["Y"] if self.Y is not None else []),
+        ]
+        per_head = [
+            "W_Q",
+            "W_K",
+            "W_V",
+            *(["W^O"] if self.W_O is not None else []),
+            "Q",
+            "K",
+            "V",
+            "QKᵀ",
+            "S",
+            "A",
+            "Z",
+        ]
         return whole + [f"{name}⁽{_superscript(r)}⁾" for r in range(1, self.num_heads + 1) for name in per_head]
 
     def __getitem__(self, name: str) -> np.ndarray:
@@ -217,13 +275,29 @@ class LayerInputs(LayerArrays):
         Z_cat = kernels.join_columns(Z_heads)
         Y = None if self.W_O is None else Z_cat @ self.W_O.astype(self.W_Q.dtype, copy=False)
         return Trace(
-            X=X, X_kv=X_kv, W_Q=self.W_Q, W_K=self.W_K, W_V=self.W_V, W_O=self.W_O, num_heads=h,
-            Q=Q, K=K, V=V, QK_T=QK_T, S=S, A=A, Z_heads=Z_heads, Z_cat=Z_cat, Y=Y, mask=self.mask,
-        )  # fmt: skip
+            X=X,
+            X_kv=X_kv,
+            W_Q=self.W_Q,
+            W_K=self.W_K,
+            W_V=self.W_V,
+            W_O=self.W_O,
+            num_heads=h,
+            Q=Q,
+            K=K,
+            V=V,
+            QK_T=QK_T,
+            S=S,
+            A=A,
+            Z_heads=Z_heads,
+            Z_cat=Z_cat,
+            Y=Y,
+            mask=self.mask,
+        )
 
 
-def check_layer(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None, *,
-                square: bool = False) -> LayerInputs:  # fmt: skip
+def check_layer(
+    X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None, *, square: bool = False
+) -> LayerInputs:
     """Check a layer's inputs once (for `trace_attention`'s arguments) and return them as `LayerInputs`.
 
     `square=True` demands what `multi_head_attention` does: num_heads divides d_model and
@@ -239,7 +313,9 @@ def check_layer(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=
         for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
             weights.append(as_matrix(name, w, ndim=2))
             if weights[-1].shape != (d_model, d_model):
-                raise ValueError(f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {weights[-1].shape}")
+                raise ValueError(
+                    f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {weights[-1].shape}"
+                )
         W_Q, W_K, W_V, W_O = weights
     X_kv = X if X_kv is None else as_matrix("X_kv", X_kv, ndim=2)
     same_size("the widths (d_model) of X and X_kv", "X", X.shape[1], "X_kv", X_kv.shape[1])
@@ -255,18 +331,23 @@ def check_layer(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=
     if W_O is not None:
         W_O = W_O if square else as_matrix("W_O", W_O, ndim=2)
         if W_O.shape[0] != W_V.shape[1]:
-            raise ValueError(
-                f"W_O must have h·d_v={W_V.shape[1]} rows to multiply Z_cat, got shape {W_O.shape}"
-            )
+            raise ValueError(f"W_O must have h·d_v={W_V.shape[1]} rows to multiply Z_cat, got shape {W_O.shape}")
         arrays.append(W_O)
     dtype = float_dtype(*arrays)
     X, X_kv_cast, W_Q, W_K, W_V = (a.astype(dtype, copy=False) for a in (X, X_kv, W_Q, W_K, W_V))
     X_kv = X if X_kv is arrays[0] else X_kv_cast
     keep = None if mask is None else as_mask(mask, (h, X.shape[0], X_kv.shape[0]))
     return LayerInputs(
-        X=X, X_kv=X_kv, W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O,
-        num_heads=h, mask=None if mask is None else np.asarray(mask), keep=keep,
-    )  # fmt: skip
+        X=X,
+        X_kv=X_kv,
+        W_Q=W_Q,
+        W_K=W_K,
+        W_V=W_V,
+        W_O=W_O,
+        num_heads=h,
+        mask=None if mask is None else np.asarray(mask),
+        keep=keep,
+    )
 
 
 def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None) -> Trace:

@@ -106,15 +106,39 @@ NOTATION: dict[str, tuple[str, str, str]] = {
     "d_k": ("d_k", r"width of one head's queries and keys, $d_{\text{model}} / h$", ""),
     "d_v": ("d_v", r"width of one head's values, $d_{\text{model}} / h$", ""),
     "X": ("X", "input; row $i$ is token $x_i$", r"n \times d_{\text{model}}"),
-    "W_Q": ("W_Q, W_K, W_V", "the layer's query, key, value weights, all heads side by side; $W_V$ has $h d_v$ columns", r"d_{\text{model}} \times h d_k"),
-    "W_Q⁽ʳ⁾": ("W_Q^{(r)}, W_K^{(r)}, W_V^{(r)}", "head $r$'s block of $d_k$ of their columns; $d_v$ for $W_V^{(r)}$", r"d_{\text{model}} \times d_k"),
-    "Q": ("Q, K, V", "$XW_Q$, $XW_K$, $XW_V$: queries (what each token looks for), keys (what it offers), "
-          "values (what it passes on), all heads; $V$ has $h d_v$ columns", r"n \times h d_k"),
-    "Q⁽ʳ⁾": ("Q^{(r)}, K^{(r)}, V^{(r)}", "head $r$'s, $XW_Q^{(r)}$, …; row $i$ of $Q^{(r)}$ is $q_i^{(r)}$; $V^{(r)}$ has $d_v$ columns", r"n \times d_k"),
-    "QKᵀ⁽ʳ⁾": (r"Q^{(r)} K^{(r)\top}", "head $r$'s raw scores; entry $(i, j)$ is $q_i^{(r)} \\cdot k_j^{(r)}$", r"n \times n"),
+    "W_Q": (
+        "W_Q, W_K, W_V",
+        "the layer's query, key, value weights, all heads side by side; $W_V$ has $h d_v$ columns",
+        r"d_{\text{model}} \times h d_k",
+    ),
+    "W_Q⁽ʳ⁾": (
+        "W_Q^{(r)}, W_K^{(r)}, W_V^{(r)}",
+        "head $r$'s block of $d_k$ of their columns; $d_v$ for $W_V^{(r)}$",
+        r"d_{\text{model}} \times d_k",
+    ),
+    "Q": (
+        "Q, K, V",
+        "$XW_Q$, $XW_K$, $XW_V$: queries (what each token looks for), keys (what it offers), "
+        "values (what it passes on), all heads; $V$ has $h d_v$ columns",
+        r"n \times h d_k",
+    ),
+    "Q⁽ʳ⁾": (
+        "Q^{(r)}, K^{(r)}, V^{(r)}",
+        "head $r$'s, $XW_Q^{(r)}$, …; row $i$ of $Q^{(r)}$ is $q_i^{(r)}$; $V^{(r)}$ has $d_v$ columns",
+        r"n \times d_k",
+    ),
+    "QKᵀ⁽ʳ⁾": (
+        r"Q^{(r)} K^{(r)\top}",
+        "head $r$'s raw scores; entry $(i, j)$ is $q_i^{(r)} \\cdot k_j^{(r)}$",
+        r"n \times n",
+    ),
     "S⁽ʳ⁾": ("S^{(r)}", r"scaled scores $Q^{(r)} K^{(r)\top} / \sqrt{d_k}$", r"n \times n"),
-    "A⁽ʳ⁾": ("A^{(r)}", r"weights $\operatorname{softmax}(S^{(r)})$; $a_{ij}^{(r)}$ is what query $i$ "
-             "gives key $j$; rows sum to 1", r"n \times n"),
+    "A⁽ʳ⁾": (
+        "A^{(r)}",
+        r"weights $\operatorname{softmax}(S^{(r)})$; $a_{ij}^{(r)}$ is what query $i$ "
+        "gives key $j$; rows sum to 1",
+        r"n \times n",
+    ),
     "Z⁽ʳ⁾": ("Z^{(r)}", "head $r$'s output $A^{(r)} V^{(r)}$", r"n \times d_v"),
     "Z_cat": (r"Z_{\text{cat}}", r"the heads' outputs side by side, $[Z^{(1)} \cdots Z^{(h)}]$", r"n \times h d_v"),
     "W_O": ("W^O", "output weights", r"h d_v \times d_{\text{model}}"),
@@ -164,6 +188,12 @@ def bmatrix(M, fmt: str = "{:g}") -> str:
 
 
 __all__ = [
-    "LayerConfig", "ORIGINAL_TRANSFORMER", "random_layer", "layer_shapes", "NOTATION", "CONVENTIONS",
-    "notation_table", "bmatrix",
-]  # fmt: skip
+    "LayerConfig",
+    "ORIGINAL_TRANSFORMER",
+    "random_layer",
+    "layer_shapes",
+    "NOTATION",
+    "CONVENTIONS",
+    "notation_table",
+    "bmatrix",
+]

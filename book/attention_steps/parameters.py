@@ -83,10 +83,16 @@ def parameter_count(d_model, num_heads=8, *, d_k=None, d_v=None, bias: bool = Fa
         raise TypeError(f"bias must be True or False, got {bias!r} ({type(bias).__name__})")
     biases = (2 * h * d_k + h * d_v + d_model) if bias else 0
     return ParameterCount(
-        d_model=d_model, num_heads=h, d_k=d_k, d_v=d_v,
-        W_Q=d_model * h * d_k, W_K=d_model * h * d_k, W_V=d_model * h * d_v, W_O=h * d_v * d_model,
+        d_model=d_model,
+        num_heads=h,
+        d_k=d_k,
+        d_v=d_v,
+        W_Q=d_model * h * d_k,
+        W_K=d_model * h * d_k,
+        W_V=d_model * h * d_v,
+        W_O=h * d_v * d_model,
         biases=biases,
-    )  # fmt: skip
+    )
 
 
 def count_entries(**matrices) -> int:

@@ -10,16 +10,15 @@ own figures live beside its topic module (`scaling_figures`, `heads_figures`, ..
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
 from . import i18n  # translated labels (issue 11)
+from .palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
 
 # A figure is displayed at figure.dpi CSS pixels per inch and drawn at PIXEL_RATIO times that
 # (savefig.dpi): sharp on a high-density screen and when a slide enlarges it on a projector
@@ -152,9 +151,7 @@ def matrix_equation(terms: Sequence, *, fmt: str = "{:.2f}", height: float = 2.6
     operator strings such as "·", "=", "÷ √3". Returns the Figure.
     """
     # An operator gets a narrow column; a matrix one as wide as its columns.
-    ratios = [
-        0.35 + 0.08 * len(t) if isinstance(t, str) else 0.6 + 0.55 * np.atleast_2d(t[1]).shape[1] for t in terms
-    ]
+    ratios = [0.35 + 0.08 * len(t) if isinstance(t, str) else 0.6 + 0.55 * np.atleast_2d(t[1]).shape[1] for t in terms]
     fig, axes = plt.subplots(1, len(terms), figsize=(min(sum(ratios), 10.0), height), width_ratios=ratios)
     for ax, term in zip(np.atleast_1d(axes), terms):
         if isinstance(term, str):
@@ -227,9 +224,17 @@ def show(fig, alt: str) -> None:
     display(data, raw=True, metadata={"image/png": {"alt": alt, "width": width}})
 
 
-def attention_map(A, tokens: Sequence[str], *, key_tokens: Sequence[str] | None = None, title: str = "",
-                  highlight: tuple[int, int] | None = None, threshold: float = 0.15, annotate: bool = True,
-                  ax=None):  # fmt: skip
+def attention_map(
+    A,
+    tokens: Sequence[str],
+    *,
+    key_tokens: Sequence[str] | None = None,
+    title: str = "",
+    highlight: tuple[int, int] | None = None,
+    threshold: float = 0.15,
+    annotate: bool = True,
+    ax=None,
+):
     """One head's weights A (n, n_k) as a heatmap on a fixed 0…1 scale, rows
     (queries) labelled by `tokens`, columns (keys) by `key_tokens` (the same
     tokens unless given, as in cross-attention).
@@ -246,8 +251,17 @@ def attention_map(A, tokens: Sequence[str], *, key_tokens: Sequence[str] | None 
     if ax is None:
         # Small cells on a narrow figure: the labels stay legible when a phone shrinks it.
         _, ax = plt.subplots(figsize=(min(6.4, 1.5 + 0.32 * n_k), min(6.4, 1.4 + 0.3 * n_q)))
-    heatmap(A, "A", row_labels=list(tokens), col_labels=list(tokens if key_tokens is None else key_tokens), ax=ax,
-            annotate=False, cmap=SEQUENTIAL, vmin=0.0, vmax=1.0)  # fmt: skip
+    heatmap(
+        A,
+        "A",
+        row_labels=list(tokens),
+        col_labels=list(tokens if key_tokens is None else key_tokens),
+        ax=ax,
+        annotate=False,
+        cmap=SEQUENTIAL,
+        vmin=0.0,
+        vmax=1.0,
+    )
     ax.set_title(title or shape_label("A", A))
     ax.set_xlabel("key j (attended to)")
     ax.set_ylabel("query i (attending)")
@@ -255,16 +269,30 @@ def attention_map(A, tokens: Sequence[str], *, key_tokens: Sequence[str] | None 
     row = None if highlight is None else highlight[0]
     for (i, j), value in np.ndenumerate(A):
         if annotate and (value >= threshold or i == row):
-            ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7.5, color="black" if value > 0.55 else "white")  # fmt: skip
+            ax.text(
+                j, i, f"{value:.2f}", ha="center", va="center", fontsize=7.5, color="black" if value > 0.55 else "white"
+            )
     if highlight is not None:
         i, j = highlight
-        ax.add_patch(matplotlib.patches.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False,
-                                                  edgecolor=OKABE_ITO["vermillion"], linewidth=2.4))  # fmt: skip
+        ax.add_patch(
+            matplotlib.patches.Rectangle(
+                (j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor=OKABE_ITO["vermillion"], linewidth=2.4
+            )
+        )
     return ax.figure
 
 
-def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: str = "", logy: bool = True,
-                point_labels: Sequence[str] | None = None, ax=None):  # fmt: skip
+def growth_plot(
+    x,
+    series: dict,
+    *,
+    xlabel: str = "",
+    ylabel: str = "",
+    title: str = "",
+    logy: bool = True,
+    point_labels: Sequence[str] | None = None,
+    ax=None,
+):
     """Curves y(x) on log–log axes (or log x only), e.g. memory of the n × n matrix
     against n; the first series' points can carry text labels. Returns the Figure."""
     x = np.asarray(x, dtype=float)
@@ -274,8 +302,16 @@ def growth_plot(x, series: dict, *, xlabel: str = "", ylabel: str = "", title: s
         ax.plot(x, np.asarray(y, dtype=float), marker="o", color=CYCLE[k], label=label)
         if k == 0 and point_labels is not None:
             for xi, yi, text in zip(x, y, point_labels):
-                ax.annotate(text, (xi, yi), textcoords="offset points", xytext=(4, -6), ha="left", va="top",
-                            fontsize=9, color=CYCLE[0])  # fmt: skip
+                ax.annotate(
+                    text,
+                    (xi, yi),
+                    textcoords="offset points",
+                    xytext=(4, -6),
+                    ha="left",
+                    va="top",
+                    fontsize=9,
+                    color=CYCLE[0],
+                )
     ax.set_xscale("log")
     ax.margins(x=0.15, y=0.15)  # room for the first and last points' labels
     if logy:

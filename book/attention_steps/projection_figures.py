@@ -11,7 +11,6 @@ import numpy as np
 
 from .palette import OKABE_ITO
 
-
 # The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
 # dashed frame every symbol is head r's, so it carries (r) (the book's notation convention).
 PIPELINE_BOXES = {
@@ -26,10 +25,40 @@ PIPELINE_BOXES = {
     "Zcat": (5.6, 3.1, r"$Z_{\mathrm{cat}} = [Z^{(1)} \cdots Z^{(h)}]$", r"$n \times h d_v$", 6),
     "Y": (5.6, 1.0, r"$Y = Z_{\mathrm{cat}} W^O$", r"$n \times d_{\mathrm{model}}$", 7),
 }
-PIPELINE_WIDTH = {"X": 4.2, "Q": 3.0, "K": 3.0, "V": 3.0, "QK": 5.4, "S": 5.4, "A": 5.4, "Z": 6.0, "Zcat": 7.6, "Y": 6.0}
-PIPELINE_EDGES = [("X", "Q"), ("X", "K"), ("X", "V"), ("Q", "QK"), ("K", "QK"), ("QK", "S"), ("S", "A"),
-                   ("A", "Z"), ("V", "Z"), ("Z", "Zcat"), ("Zcat", "Y")]  # fmt: skip
-PIPELINE_STAGES = ("projection", "scores", "scaling", "softmax", "weighted sum", "multi-head concat", "output projection")
+PIPELINE_WIDTH = {
+    "X": 4.2,
+    "Q": 3.0,
+    "K": 3.0,
+    "V": 3.0,
+    "QK": 5.4,
+    "S": 5.4,
+    "A": 5.4,
+    "Z": 6.0,
+    "Zcat": 7.6,
+    "Y": 6.0,
+}
+PIPELINE_EDGES = [
+    ("X", "Q"),
+    ("X", "K"),
+    ("X", "V"),
+    ("Q", "QK"),
+    ("K", "QK"),
+    ("QK", "S"),
+    ("S", "A"),
+    ("A", "Z"),
+    ("V", "Z"),
+    ("Z", "Zcat"),
+    ("Zcat", "Y"),
+]
+PIPELINE_STAGES = (
+    "projection",
+    "scores",
+    "scaling",
+    "softmax",
+    "weighted sum",
+    "multi-head concat",
+    "output projection",
+)
 
 
 def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | None = None):
@@ -52,11 +81,28 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
     ax.set_ylim(0.0, 17.0)
     ax.axis("off")
     # One head's stages (1–5) sit inside a dashed frame: the part repeated h times.
-    ax.add_patch(matplotlib.patches.FancyBboxPatch(
-        (-0.1, 4.35), 10.2, 10.15, boxstyle="round,pad=0.05,rounding_size=0.3",
-        fill=False, linestyle=(0, (4, 3)), edgecolor="#777777", linewidth=1.0))  # fmt: skip
-    ax.text(10.25, 9.4, "one head r; repeated for r = 1 … h", rotation=90, ha="left", va="center",
-            fontsize=9.5, color="#555555")  # fmt: skip
+    ax.add_patch(
+        matplotlib.patches.FancyBboxPatch(
+            (-0.1, 4.35),
+            10.2,
+            10.15,
+            boxstyle="round,pad=0.05,rounding_size=0.3",
+            fill=False,
+            linestyle=(0, (4, 3)),
+            edgecolor="#777777",
+            linewidth=1.0,
+        )
+    )
+    ax.text(
+        10.25,
+        9.4,
+        "one head r; repeated for r = 1 … h",
+        rotation=90,
+        ha="left",
+        va="center",
+        fontsize=9.5,
+        color="#555555",
+    )
     for a, b in PIPELINE_EDGES:
         xa, ya, *_ = PIPELINE_BOXES[a]
         xb, yb, *_ = PIPELINE_BOXES[b]
@@ -64,23 +110,43 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
             xb = xa
         elif a in ("Q", "K"):
             xb = xb + (-0.9 if a == "Q" else 0.9)
-        ax.annotate("", xy=(xb, yb + 0.62), xytext=(xa, ya - 0.62),
-                    arrowprops={"arrowstyle": "-|>", "color": "#444444", "linewidth": 1.3, "shrinkA": 0, "shrinkB": 0})  # fmt: skip
+        ax.annotate(
+            "",
+            xy=(xb, yb + 0.62),
+            xytext=(xa, ya - 0.62),
+            arrowprops={"arrowstyle": "-|>", "color": "#444444", "linewidth": 1.3, "shrinkA": 0, "shrinkB": 0},
+        )
     for key, (x, y, label, _, stage) in PIPELINE_BOXES.items():
         on = highlight is None or stage == highlight
         edge = OKABE_ITO["vermillion"] if highlight is not None and on else OKABE_ITO["blue"]
         width = PIPELINE_WIDTH[key]
-        ax.add_patch(matplotlib.patches.FancyBboxPatch(
-            (x - width / 2, y - 0.6), width, 1.2, boxstyle="round,pad=0.02,rounding_size=0.25",
-            facecolor="white" if on else "#f2f2f2", edgecolor=edge if on else "#bbbbbb",
-            linewidth=2.4 if highlight is not None and on else 1.4))  # fmt: skip
+        ax.add_patch(
+            matplotlib.patches.FancyBboxPatch(
+                (x - width / 2, y - 0.6),
+                width,
+                1.2,
+                boxstyle="round,pad=0.02,rounding_size=0.25",
+                facecolor="white" if on else "#f2f2f2",
+                edgecolor=edge if on else "#bbbbbb",
+                linewidth=2.4 if highlight is not None and on else 1.4,
+            )
+        )
         ink = "black" if on else "#999999"
         ax.text(x, y + 0.2, label, ha="center", va="center", fontsize=11 if key in ("Q", "K", "V") else 12.5, color=ink)
         ax.text(x, y - 0.33, shapes[key], ha="center", va="center", fontsize=10, color="#555555" if on else "#aaaaaa")
         if stage and (key not in ("K", "V")):
             cx = x - width / 2 - 0.05
-            ax.text(cx, y + 0.55, str(stage), ha="center", va="center", fontsize=9, color="white", fontweight="bold",
-                    bbox={"boxstyle": "circle,pad=0.25", "facecolor": edge if on else "#bbbbbb", "edgecolor": "none"})  # fmt: skip
+            ax.text(
+                cx,
+                y + 0.55,
+                str(stage),
+                ha="center",
+                va="center",
+                fontsize=9,
+                color="white",
+                fontweight="bold",
+                bbox={"boxstyle": "circle,pad=0.25", "facecolor": edge if on else "#bbbbbb", "edgecolor": "none"},
+            )
     return fig
 
 
@@ -106,10 +172,20 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
         for side in ax.spines.values():
             side.set_visible(False)
         for vec, colour, offset in ((a, OKABE_ITO["blue"], 0.0), (b, OKABE_ITO["vermillion"], 0.06)):
-            ax.annotate("", xy=vec + offset, xytext=(offset, offset),
-                        arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 2.2, "shrinkA": 0, "shrinkB": 0})  # fmt: skip
+            ax.annotate(
+                "",
+                xy=vec + offset,
+                xytext=(offset, offset),
+                arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 2.2, "shrinkA": 0, "shrinkB": 0},
+            )
         ax.text(*(a + [0, -0.22 * limit]), "a", color=OKABE_ITO["blue"], ha="center", va="center", fontsize=12)
-        ax.text(*(b + [0.12 * limit * (b[1] != 0), 0.2 * limit * (b[1] == 0)]), "b", color=OKABE_ITO["vermillion"],
-                ha="center", va="center", fontsize=12)  # fmt: skip
+        ax.text(
+            *(b + [0.12 * limit * (b[1] != 0), 0.2 * limit * (b[1] == 0)]),
+            "b",
+            color=OKABE_ITO["vermillion"],
+            ha="center",
+            va="center",
+            fontsize=12,
+        )
         ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=12)
     return fig

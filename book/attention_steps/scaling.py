@@ -18,10 +18,17 @@ import numpy as np
 
 from ._validate import as_matrix, positive_int, positive_number
 from .core import softmax
-from .softmax_gradients import entropy
+
 # Chapter 4's measures live in softmax_gradients; this module's readers (the explorers, older code) find them here too.
-from .softmax_gradients import gradient_size, query_jacobian, raw_gradient_size, raw_score_jacobian  # noqa: F401
-from .softmax_gradients import softmax_jacobian, with_temperature  # noqa: F401
+from .softmax_gradients import (  # noqa: F401  # noqa: F401
+    entropy,
+    gradient_size,
+    query_jacobian,
+    raw_gradient_size,
+    raw_score_jacobian,
+    softmax_jacobian,
+    with_temperature,
+)
 
 # The divisor each strategy applies to q·k: the three strategies of the source articles.
 STRATEGIES = {
@@ -109,7 +116,9 @@ def _components(d_k: int, n_keys: int, n_queries: int, seed: int):
         yield q_c, rng.standard_normal((n_queries, n_keys))
 
 
-def saturation(d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> Saturation:
+def saturation(
+    d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0
+) -> Saturation:
     """Sample queries and keys with independent N(0, 1) components and measure
     how the softmax over n_keys keys behaves under `strategy`.
 
@@ -192,7 +201,9 @@ def dot_product_variance_estimate(d_k: int, *, n_samples: int = 100_000, seed: i
     centred = total - total.mean()
     var = float(np.mean(centred**2))
     m4 = float(np.mean(centred**4))
-    return VarianceEstimate(d_k=d_k, n_samples=n_samples, estimate=var, stderr=float(np.sqrt(max(m4 - var**2, 0.0) / n_samples)))
+    return VarianceEstimate(
+        d_k=d_k, n_samples=n_samples, estimate=var, stderr=float(np.sqrt(max(m4 - var**2, 0.0) / n_samples))
+    )
 
 
 def dot_product_variance_mc(d_k: int, *, n_samples: int = 100_000, seed: int = 0) -> float:

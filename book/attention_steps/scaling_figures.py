@@ -23,8 +23,16 @@ def score_spread(samples: dict[int, np.ndarray]):
     colours = [OKABE_ITO["blue"], OKABE_ITO["orange"], OKABE_ITO["vermillion"]]
     limit = 4 * np.sqrt(max(samples))
     for (d, values), colour in zip(samples.items(), colours):
-        ax.hist(values.ravel(), bins=80, range=(-limit, limit), density=True, histtype="step", lw=1.8,
-                color=colour, label=f"$d_k$ = {d}  (std {values.std():.1f})")  # fmt: skip
+        ax.hist(
+            values.ravel(),
+            bins=80,
+            range=(-limit, limit),
+            density=True,
+            histtype="step",
+            lw=1.8,
+            color=colour,
+            label=f"$d_k$ = {d}  (std {values.std():.1f})",
+        )
     ax.set_xlabel("raw score  q·k")
     ax.set_ylabel("density")
     ax.set_yticks([])
@@ -40,8 +48,7 @@ def variance_vs_dk(estimates: Sequence[VarianceEstimate]):
     err = np.array([2 * e.stderr for e in estimates])
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
     ax.plot(d, d, color=OKABE_ITO["black"], lw=1, label="theory: $d_k$")
-    ax.errorbar(d, est, yerr=err, fmt="o", color=OKABE_ITO["orange"], ms=5, capsize=3,
-                label="Monte Carlo (± 2 s.e.)")  # fmt: skip
+    ax.errorbar(d, est, yerr=err, fmt="o", color=OKABE_ITO["orange"], ms=5, capsize=3, label="Monte Carlo (± 2 s.e.)")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xlabel("$d_k$")
@@ -66,8 +73,14 @@ def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int, spread: 
         for strategy, runs in sweep.items():
             d = [r.d_k for r in runs]
             style = STRATEGY_STYLES[strategy]
-            ax.plot(d, [getattr(r, field) for r in runs], marker=style.marker, ms=4, color=style.colour,
-                    label=style.tex_label)  # fmt: skip
+            ax.plot(
+                d,
+                [getattr(r, field) for r in runs],
+                marker=style.marker,
+                ms=4,
+                color=style.colour,
+                label=style.tex_label,
+            )
         ax.set_yscale(yscale)
         ax.set_title(title, fontsize=11)
     grad = axes[1, 1]
@@ -75,8 +88,14 @@ def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int, spread: 
     for strategy, runs in sweep.items():
         d = [r.d_k for r in runs]
         colour, marker = STRATEGY_STYLES[strategy].colour, STRATEGY_STYLES[strategy].marker
-        grad.fill_between(d, [r.gradient_percentile(lo) for r in runs], [r.gradient_percentile(hi) for r in runs],
-                          color=colour, alpha=0.18, lw=0)  # fmt: skip
+        grad.fill_between(
+            d,
+            [r.gradient_percentile(lo) for r in runs],
+            [r.gradient_percentile(hi) for r in runs],
+            color=colour,
+            alpha=0.18,
+            lw=0,
+        )
         grad.plot(d, [r.median_gradient for r in runs], marker=marker, ms=4, color=colour)
     grad.set_yscale("log")
     grad.set_title(f"gradient ‖∂a/∂(q·k)‖: median,\n{lo:g}–{hi:g} % of queries shaded", fontsize=10)

@@ -83,5 +83,12 @@ def with_temperature(scores, temperature) -> np.ndarray:
     return softmax(as_matrix("scores", scores).astype(float) / T)
 
 
-__all__ = ["entropy", "softmax_jacobian", "gradient_size", "raw_score_jacobian", "raw_gradient_size",
-           "query_jacobian", "with_temperature"]  # fmt: skip
+__all__ = [
+    "entropy",
+    "softmax_jacobian",
+    "gradient_size",
+    "raw_score_jacobian",
+    "raw_gradient_size",
+    "query_jacobian",
+    "with_temperature",
+]

@@ -116,7 +116,9 @@ def sparse_markdown(ns) -> str:
     rows = []
     for n in ns:
         kept = strided_count(n)
-        rows.append((f"{n:,}", default_stride(n), format_count(kept), f"{kept / (n * math.sqrt(n)):.2f}", f"{kept / n**2:.2%}"))
+        rows.append(
+            (f"{n:,}", default_stride(n), format_count(kept), f"{kept / (n * math.sqrt(n)):.2f}", f"{kept / n**2:.2%}")
+        )
     return markdown_table(["n", "stride", "pairs kept", "kept / n√n", "kept / n²"], rows)
 
 

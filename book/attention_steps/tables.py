@@ -8,8 +8,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 
-def markdown_table(headers: Sequence[str], rows: Iterable[Sequence], fmt: str = "{:.3g}", *,
-                   align: str | None = None) -> str:  # fmt: skip
+def markdown_table(
+    headers: Sequence[str], rows: Iterable[Sequence], fmt: str = "{:.3g}", *, align: str | None = None
+) -> str:
     """A Markdown (MyST) table: a header row, the alignment row, then one row per item of `rows`.
 
     Floats are written with `fmt`, anything else with str (so a writer can pass text it

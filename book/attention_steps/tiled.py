@@ -87,7 +87,9 @@ def update(state: SoftmaxState, S_block, V_block) -> SoftmaxState:
         raise ValueError("S_block must hold finite scores or −∞ (masked), but it contains NaN or +∞")
     V_block = as_matrix("V_block", V_block, min_ndim=2)
     same_size("the rows of the state (n_q) and of S_block", "state", state.m.shape[-1], "S_block", S_block.shape[-2])
-    same_size("the columns of S_block (b) and the rows of V_block", "S_block", S_block.shape[-1], "V_block", V_block.shape[-2])
+    same_size(
+        "the columns of S_block (b) and the rows of V_block", "S_block", S_block.shape[-1], "V_block", V_block.shape[-2]
+    )
     same_size("the width of acc (d_v) and of V_block", "state", state.acc.shape[-1], "V_block", V_block.shape[-1])
     dtype = state.acc.dtype
     return _update(state, S_block.astype(dtype, copy=False), V_block.astype(dtype, copy=False))
@@ -197,11 +199,16 @@ def online_softmax_steps(s, V, block_size) -> list[OnlineSoftmaxStep]:
         m_before, m = float(state.m[0]), float(new.m[0])
         steps.append(
             OnlineSoftmaxStep(
-                keys=keys, scores=s[keys].copy(), m_before=m_before, m=m,
-                rescale=float(np.exp(m_before - m)), l_before=float(state.l[0]), l=float(new.l[0]),
+                keys=keys,
+                scores=s[keys].copy(),
+                m_before=m_before,
+                m=m,
+                rescale=float(np.exp(m_before - m)),
+                l_before=float(state.l[0]),
+                l=float(new.l[0]),
                 acc=new.acc[0].copy(),
             )
-        )  # fmt: skip
+        )
         state = new
     return steps
 

@@ -16,13 +16,27 @@ WIDGETS_CONFIG = ROOT / "book" / "assets" / "widgets-config.js"  # the book's re
 # What a deck loads, and nothing else: MathJax 2's CommonHTML output with the TeX fonts,
 # reveal.js's script, white theme and notes plugin, the widget manager, anywidget.
 VENDOR_FILES = [
-    "require.js", "jquery.min.js", "anywidget", "html-manager",
-    "mathjax2/MathJax.js", "mathjax2/config/TeX-AMS_CHTML-full.js", "mathjax2/config/Safe.js", "mathjax2/extensions", "mathjax2/jax/input/TeX",
-    "mathjax2/jax/element", "mathjax2/jax/output/CommonHTML", "mathjax2/fonts/HTML-CSS/TeX/woff",
-    "mathjax2/localization/en", "mathjax2/LICENSE",
-    "reveal.js/LICENSE", "reveal.js/dist/reveal.js", "reveal.js/dist/reveal.css", "reveal.js/dist/theme/white.css",
-    "reveal.js/dist/theme/fonts/source-sans-pro", "reveal.js/plugin/notes",
-]  # fmt: skip
+    "require.js",
+    "jquery.min.js",
+    "anywidget",
+    "html-manager",
+    "mathjax2/MathJax.js",
+    "mathjax2/config/TeX-AMS_CHTML-full.js",
+    "mathjax2/config/Safe.js",
+    "mathjax2/extensions",
+    "mathjax2/jax/input/TeX",
+    "mathjax2/jax/element",
+    "mathjax2/jax/output/CommonHTML",
+    "mathjax2/fonts/HTML-CSS/TeX/woff",
+    "mathjax2/localization/en",
+    "mathjax2/LICENSE",
+    "reveal.js/LICENSE",
+    "reveal.js/dist/reveal.js",
+    "reveal.js/dist/reveal.css",
+    "reveal.js/dist/theme/white.css",
+    "reveal.js/dist/theme/fonts/source-sans-pro",
+    "reveal.js/plugin/notes",
+]
 
 
 def sync(pairs: list[tuple[Path, Path]], dest: Path, keep: tuple[Path, ...] = ()) -> int:

@@ -49,9 +49,12 @@ def executed(path: Path, timeout: int = 600):
     from nbclient import NotebookClient
 
     client = NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", store_widget_state=True,
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        store_widget_state=True,
         resources={"metadata": {"path": str(path.parent)}},
-    )  # fmt: skip
+    )
     client.execute()
     return nb, "executed"
 

@@ -37,8 +37,13 @@ def slide_type(cell) -> str:
     return cell.metadata.get("slideshow", {}).get("slide_type", "-")
 
 
-def for_slides(nb, name: str, decks: set[str], titles: dict[str, str] | None = None,
-               labels: dict[str, tuple[str, str]] | None = None):
+def for_slides(
+    nb,
+    name: str,
+    decks: set[str],
+    titles: dict[str, str] | None = None,
+    labels: dict[str, tuple[str, str]] | None = None,
+):
     """A copy of an executed notebook ready for nbconvert: MyST resolved, stderr and glue records gone,
     every slide titled, no slide opening with the previous question's solution.
 
@@ -49,8 +54,16 @@ def for_slides(nb, name: str, decks: set[str], titles: dict[str, str] | None = N
     def link(stem: str, anchor: str) -> str:  # another chapter: its deck; any other page: the book's
         return f"{stem}.html" if stem in decks else f"{BOOK_LINK}{stem}.html" + (f"#{anchor}" if anchor else "")
 
-    myst = MystConverter(glue_outputs(nb), name=name, link=link, titles=titles, labels=labels or {},
-                         dropdown=details, admonition=admonition_div, image=embed_image(ROOT / "book"))  # fmt: skip
+    myst = MystConverter(
+        glue_outputs(nb),
+        name=name,
+        link=link,
+        titles=titles,
+        labels=labels or {},
+        dropdown=details,
+        admonition=admonition_div,
+        image=embed_image(ROOT / "book"),
+    )
     for cell in nb.cells:
         if slide_type(cell) == "notes":
             # Notes are tagged remove-cell to keep them out of the book; the slides need them.
@@ -59,10 +72,10 @@ def for_slides(nb, name: str, decks: set[str], titles: dict[str, str] | None = N
             cell.source = myst.convert(cell.source)
         elif cell.cell_type == "code":
             cell.outputs = [
-                o for o in cell.outputs
-                if not (o.output_type == "stream" and o.get("name") == "stderr")
-                and not is_glue_record(o)
-            ]  # fmt: skip
+                o
+                for o in cell.outputs
+                if not (o.output_type == "stream" and o.get("name") == "stderr") and not is_glue_record(o)
+            ]
     keep_solutions_with_their_question(nb)
     title_every_slide(nb)
     figures_beside_text(nb)
@@ -160,9 +173,17 @@ def figures_beside_text(nb) -> None:
             slides.append(current)
         current.append(cell)
     for cells in slides:
-        figures = [c for c in cells if c.cell_type == "code" and REMOVE_INPUT & set(c.metadata.get("tags", [])) and any(
-            (size := png_size(o.get("data", {}).get("image/png", ""))) and size[1] >= TALL * size[0]
-            for o in c.get("outputs", []) if "image/png" in o.get("data", {}))]  # fmt: skip
+        figures = [
+            c
+            for c in cells
+            if c.cell_type == "code"
+            and REMOVE_INPUT & set(c.metadata.get("tags", []))
+            and any(
+                (size := png_size(o.get("data", {}).get("image/png", ""))) and size[1] >= TALL * size[0]
+                for o in c.get("outputs", [])
+                if "image/png" in o.get("data", {})
+            )
+        ]
         text = [c for c in cells if c.cell_type == "markdown" and "slide-title" not in c.metadata.get("tags", [])]
         if len(figures) == 1 and text:
             figures[0].metadata["tags"] = [*figures[0].metadata.get("tags", []), "tall-figure"]
@@ -187,12 +208,20 @@ def course_notebook(books: list[tuple[str, object]]):
     states = {}
     for _, nb in books:
         cells = copy.deepcopy(nb.cells)
-        first = next((c for c in cells if slide_type(c) not in ("skip", "notes")
-                      and not REMOVE_CELL & set(c.metadata.get("tags", []))), None)  # fmt: skip
+        first = next(
+            (
+                c
+                for c in cells
+                if slide_type(c) not in ("skip", "notes") and not REMOVE_CELL & set(c.metadata.get("tags", []))
+            ),
+            None,
+        )
         if first is not None:
             first.metadata.setdefault("slideshow", {})["slide_type"] = "slide"
         course.cells.extend(cells)
-        states.update(nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {}))
+        states.update(
+            nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+        )
     if states:
         course.metadata["widgets"] = {
             "application/vnd.jupyter.widget-state+json": {"version_major": 2, "version_minor": 0, "state": states}

@@ -65,10 +65,18 @@ def publish(out: Path, site: Path) -> None:
     # Not published: the stamps, the index (the book's own is written below), and what only the
     # course handout is made from (its title page deck, pdf/parts/).
     def private(rel: Path) -> bool:
-        return rel.name == STAMPS or rel in (Path("index.html"), Path(f"{COURSE_TITLE}.html")) or rel.parts[:2] == ("pdf", "parts")
+        return (
+            rel.name == STAMPS
+            or rel in (Path("index.html"), Path(f"{COURSE_TITLE}.html"))
+            or rel.parts[:2] == ("pdf", "parts")
+        )
 
     deck_files = {Path(f"{stem}.html") for stem in decks}
-    files = [f for f in out.rglob("*") if f.is_file() and not private(f.relative_to(out)) and f.relative_to(out) not in deck_files]
+    files = [
+        f
+        for f in out.rglob("*")
+        if f.is_file() and not private(f.relative_to(out)) and f.relative_to(out) not in deck_files
+    ]
     keep = (dest / "index.html", *(dest / rel for rel in deck_files))
     copied = sync([(f, dest / f.relative_to(out)) for f in files], dest, keep=keep)
     dest.mkdir(parents=True, exist_ok=True)

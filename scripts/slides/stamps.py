@@ -18,9 +18,15 @@ SCRIPTS = ROOT / "scripts"
 def tooling_files() -> list[Path]:
     """The slide scripts and the MyST converter, this package with its template and CSS, the require.js map,
     the vendored assets' lock."""
-    return [SCRIPTS / "build_slides.py", SCRIPTS / "build_paths.py", SCRIPTS / "myst_convert.py",
-            SCRIPTS / "vendor_assets.py", WIDGETS_CONFIG, ROOT / "package-lock.json",
-            *sorted(f for f in HERE.rglob("*") if f.is_file() and "__pycache__" not in f.parts)]  # fmt: skip
+    return [
+        SCRIPTS / "build_slides.py",
+        SCRIPTS / "build_paths.py",
+        SCRIPTS / "myst_convert.py",
+        SCRIPTS / "vendor_assets.py",
+        WIDGETS_CONFIG,
+        ROOT / "package-lock.json",
+        *sorted(f for f in HERE.rglob("*") if f.is_file() and "__pycache__" not in f.parts),
+    ]
 
 
 def tooling_digest() -> str:

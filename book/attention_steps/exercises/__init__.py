@@ -23,10 +23,12 @@ def _exercise(exercise_id):
     if isinstance(exercise_id, bool) or not isinstance(exercise_id, str):
         if isinstance(exercise_id, (int, float)) and not isinstance(exercise_id, bool):
             raise TypeError(
-                f"exercise_id must be a string in quotes, like check(\"{exercise_id!r}\", ...); got the number "
+                f'exercise_id must be a string in quotes, like check("{exercise_id!r}", ...); got the number '
                 f"{exercise_id!r} ({type(exercise_id).__name__}), and a number cannot tell 3.1 from 3.10"
             )
-        raise TypeError(f"exercise_id must be a string such as \"3.1\"; got {exercise_id!r} ({type(exercise_id).__name__})")
+        raise TypeError(
+            f'exercise_id must be a string such as "3.1"; got {exercise_id!r} ({type(exercise_id).__name__})'
+        )
     if exercise_id.strip() not in exercises:
         raise KeyError(f"exercise_id {exercise_id!r} is not an exercise; known exercises: {known}")
     return exercises[exercise_id.strip()]

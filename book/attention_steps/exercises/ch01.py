@@ -24,12 +24,14 @@ register(
         mistakes=(
             Mistake("multiply by W_Q instead of W_V", lambda ex: projection(ex.X, ex.W_Q)),
             Mistake("multiply by W_K instead of W_V", lambda ex: projection(ex.X, ex.W_K)),
-            Mistake("write W_Vᵀ Xᵀ (the transpose of V = X W_V): one row per token, please",
-                    lambda ex: projection(ex.X, ex.W_V).T),
+            Mistake(
+                "write W_Vᵀ Xᵀ (the transpose of V = X W_V): one row per token, please",
+                lambda ex: projection(ex.X, ex.W_V).T,
+            ),
         ),
         hint=(
             "V = X W_V has one row per token (2 × 3). Row i is x_i W_V: the 1s in x_i pick rows of W_V "
-            "and you add those rows. \"I\" = [1, 0, 1, 0] picks rows 1 and 3; \"love\" = [0, 1, 0, 1] "
+            'and you add those rows. "I" = [1, 0, 1, 0] picks rows 1 and 3; "love" = [0, 1, 0, 1] '
             "picks rows 2 and 4 (rows counted from 1; in code W_V[0], W_V[2] and W_V[1], W_V[3])."
         ),
     )
@@ -42,7 +44,7 @@ register(
         expected=lambda ex: projection(YOU[None, :], ex.W_Q)[0],
         inputs=EX,
         mistakes=(
-            Mistake("multiply by W_K: that gives the key of \"you\", not its query", lambda ex: YOU @ ex.W_K),
+            Mistake('multiply by W_K: that gives the key of "you", not its query', lambda ex: YOU @ ex.W_K),
             Mistake("take only the row of W_Q for the last 1 in x, not the sum of both rows", lambda ex: ex.W_Q[3]),
         ),
         hint=(
@@ -62,8 +64,10 @@ register(
         atol=0.5,
         mistakes=(
             Mistake("count one matrix instead of three", lambda: _D_MODEL * _D_K),
-            Mistake("use d_model × d_model matrices: that is the whole layer's W_Q, not one head's W_Q^(r)",
-                    lambda: 3 * _D_MODEL * _D_MODEL),
+            Mistake(
+                "use d_model × d_model matrices: that is the whole layer's W_Q, not one head's W_Q^(r)",
+                lambda: 3 * _D_MODEL * _D_MODEL,
+            ),
             Mistake("add the sizes instead of multiplying them", lambda: 3 * (_D_MODEL + _D_K)),
         ),
         hint=(

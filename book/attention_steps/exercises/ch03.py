@@ -40,11 +40,16 @@ register(
         mistakes=(
             Mistake("divide by d_k instead of √d_k", lambda ex: new_scaled(ex, ex.W_Q.shape[1])),
             Mistake("forget the scaling: these are the raw scores q_new Kᵀ", new_scores),
-            Mistake("divide by √d_model (the width of x, 4) instead of √d_k (the width of q and k, 3)",
-                    lambda ex: new_scaled(ex, np.sqrt(ex.X.shape[1]))),
-            Mistake("use the keys of W_Q (q_new Qᵀ) instead of K",
-                    lambda ex: scale(scores(projection(X_NEW[None, :], ex.W_Q), projection(ex.X, ex.W_Q))[0],
-                                     ex.W_Q.shape[1])),
+            Mistake(
+                "divide by √d_model (the width of x, 4) instead of √d_k (the width of q and k, 3)",
+                lambda ex: new_scaled(ex, np.sqrt(ex.X.shape[1])),
+            ),
+            Mistake(
+                "use the keys of W_Q (q_new Qᵀ) instead of K",
+                lambda ex: scale(
+                    scores(projection(X_NEW[None, :], ex.W_Q), projection(ex.X, ex.W_Q))[0], ex.W_Q.shape[1]
+                ),
+            ),
         ),
         hint=(
             "First the query q_new = x_new W_Q (3 times row 3 of W_Q plus row 4), then its dot product "

@@ -19,17 +19,20 @@ QUERY = 5
 
 LAYER = {"layer": small_layer}  # the example 6.4 reads: check("6.4", my_row, layer=layer)
 
-register(Exercise(
-    id="6.1", name="d_k",
-    expected=lambda: head_width(BERT_D_MODEL, BERT_H),
-    atol=0.5,
-    mistakes=(
-        Mistake("multiply d_model by h instead of dividing", lambda: BERT_D_MODEL * BERT_H),
-        Mistake("use the original Transformer's h = 8", lambda: BERT_D_MODEL / 8),
-        Mistake("take √d_model", lambda: np.sqrt(BERT_D_MODEL)),
-    ),
-    hint="Each head gets an equal slice of the d_model columns: d_k = d_model / h.",
-))  # fmt: skip
+register(
+    Exercise(
+        id="6.1",
+        name="d_k",
+        expected=lambda: head_width(BERT_D_MODEL, BERT_H),
+        atol=0.5,
+        mistakes=(
+            Mistake("multiply d_model by h instead of dividing", lambda: BERT_D_MODEL * BERT_H),
+            Mistake("use the original Transformer's h = 8", lambda: BERT_D_MODEL / 8),
+            Mistake("take √d_model", lambda: np.sqrt(BERT_D_MODEL)),
+        ),
+        hint="Each head gets an equal slice of the d_model columns: d_k = d_model / h.",
+    )
+)
 
 
 def _bert_shape(order=(0, 1, 2)):
@@ -39,31 +42,46 @@ def _bert_shape(order=(0, 1, 2)):
     return np.array([shape[i] for i in order])
 
 
-register(Exercise(
-    id="6.2", name="shape",
-    expected=_bert_shape,
-    atol=0.5,
-    mistakes=(
-        Mistake("put the tokens first: split_heads gives (h, n, d_k), one block per head", lambda: _bert_shape((1, 0, 2))),
-        Mistake("keep d_model as each head's width: a head has d_k = d_model / h columns",
-                lambda: np.array([BERT_H, BERT_N, BERT_D_MODEL])),
-        Mistake("give the shape before the split, (n, d_model)", lambda: np.array([BERT_N, BERT_D_MODEL])),
-    ),
-    hint="split_heads turns (n, d_model) into (h, n, d_k): one block per head, a row per token, d_k columns.",
-))  # fmt: skip
+register(
+    Exercise(
+        id="6.2",
+        name="shape",
+        expected=_bert_shape,
+        atol=0.5,
+        mistakes=(
+            Mistake(
+                "put the tokens first: split_heads gives (h, n, d_k), one block per head",
+                lambda: _bert_shape((1, 0, 2)),
+            ),
+            Mistake(
+                "keep d_model as each head's width: a head has d_k = d_model / h columns",
+                lambda: np.array([BERT_H, BERT_N, BERT_D_MODEL]),
+            ),
+            Mistake("give the shape before the split, (n, d_model)", lambda: np.array([BERT_N, BERT_D_MODEL])),
+        ),
+        hint="split_heads turns (n, d_model) into (h, n, d_k): one block per head, a row per token, d_k columns.",
+    )
+)
 
-register(Exercise(
-    id="6.3", name="factor",
-    expected=lambda: float(np.sqrt(PAPER_D_MODEL) / np.sqrt(head_width(PAPER_D_MODEL, PAPER_H))),
-    mistakes=(
-        Mistake("give d_model / d_k without the square root (that is the factor on the variance)",
-                lambda: PAPER_D_MODEL / head_width(PAPER_D_MODEL, PAPER_H)),
-        Mistake("invert the ratio: the bug shrinks the scores, so the factor is above 1",
-                lambda: float(np.sqrt(head_width(PAPER_D_MODEL, PAPER_H)) / np.sqrt(PAPER_D_MODEL))),
-        Mistake("give √d_model itself, not its ratio to √d_k", lambda: float(np.sqrt(PAPER_D_MODEL))),
-    ),
-    hint="The bug divides by √d_model instead of √d_k; the factor is their ratio √(d_model / d_k).",
-))  # fmt: skip
+register(
+    Exercise(
+        id="6.3",
+        name="factor",
+        expected=lambda: float(np.sqrt(PAPER_D_MODEL) / np.sqrt(head_width(PAPER_D_MODEL, PAPER_H))),
+        mistakes=(
+            Mistake(
+                "give d_model / d_k without the square root (that is the factor on the variance)",
+                lambda: PAPER_D_MODEL / head_width(PAPER_D_MODEL, PAPER_H),
+            ),
+            Mistake(
+                "invert the ratio: the bug shrinks the scores, so the factor is above 1",
+                lambda: float(np.sqrt(head_width(PAPER_D_MODEL, PAPER_H)) / np.sqrt(PAPER_D_MODEL)),
+            ),
+            Mistake("give √d_model itself, not its ratio to √d_k", lambda: float(np.sqrt(PAPER_D_MODEL))),
+        ),
+        hint="The bug divides by √d_model instead of √d_k; the factor is their ratio √(d_model / d_k).",
+    )
+)
 
 
 def _row(layer, head=1, divisor=None, query=QUERY):
@@ -80,22 +98,35 @@ def _row_four_head_scale(layer):
     return _row(layer, divisor=np.sqrt(head_width(layer.X.shape[1], layer.num_heads)))
 
 
-register(Exercise(
-    id="6.4", name="a_row",
-    expected=_row,
-    inputs=LAYER,
-    mistakes=(
-        Mistake("take head 1 (index 0): head 2 is index 1 in code", lambda layer: _row(layer, head=0)),
-        Mistake("divide by √d_model, the bug of this chapter, instead of the head's √d_k",
-                lambda layer: _row(layer, divisor=np.sqrt(layer.X.shape[1]))),
-        Mistake("keep the four-head d_k: with 2 heads each head is d_model / 2 wide",
-                _row_four_head_scale),
-        Mistake("forget to scale the scores", lambda layer: _row(layer, divisor=1.0)),
-        Mistake("divide by d_k instead of √d_k", lambda layer: _row(layer, divisor=layer.X.shape[1] / FEWER_HEADS)),
-        Mistake("take the softmax down a column (over the queries) instead of along the row",
-                lambda layer: softmax(scale(scores(*(split_heads(layer.X @ W, FEWER_HEADS)[1] for W in (layer.W_Q, layer.W_K))),
-                                            layer.X.shape[1] // FEWER_HEADS), axis=0)[QUERY]),
-    ),
-    hint=("Split Q = layer.X @ layer.W_Q and K = layer.X @ layer.W_K into 2 heads with split_heads; head 2 is "
-          "index 1 in code. Its d_k is d_model / 2: scale by √d_k, then take the softmax of the last row."),
-))  # fmt: skip
+register(
+    Exercise(
+        id="6.4",
+        name="a_row",
+        expected=_row,
+        inputs=LAYER,
+        mistakes=(
+            Mistake("take head 1 (index 0): head 2 is index 1 in code", lambda layer: _row(layer, head=0)),
+            Mistake(
+                "divide by √d_model, the bug of this chapter, instead of the head's √d_k",
+                lambda layer: _row(layer, divisor=np.sqrt(layer.X.shape[1])),
+            ),
+            Mistake("keep the four-head d_k: with 2 heads each head is d_model / 2 wide", _row_four_head_scale),
+            Mistake("forget to scale the scores", lambda layer: _row(layer, divisor=1.0)),
+            Mistake("divide by d_k instead of √d_k", lambda layer: _row(layer, divisor=layer.X.shape[1] / FEWER_HEADS)),
+            Mistake(
+                "take the softmax down a column (over the queries) instead of along the row",
+                lambda layer: softmax(
+                    scale(
+                        scores(*(split_heads(layer.X @ W, FEWER_HEADS)[1] for W in (layer.W_Q, layer.W_K))),
+                        layer.X.shape[1] // FEWER_HEADS,
+                    ),
+                    axis=0,
+                )[QUERY],
+            ),
+        ),
+        hint=(
+            "Split Q = layer.X @ layer.W_Q and K = layer.X @ layer.W_K into 2 heads with split_heads; head 2 is "
+            "index 1 in code. Its d_k is d_model / 2: scale by √d_k, then take the softmax of the last row."
+        ),
+    )
+)

@@ -25,23 +25,31 @@ def _share(head, i=I_IT, j=J_ANIMAL):
 register(
     Exercise(
         id="8.1",
-        name="the share of \"animal\" in z_it",
+        name='the share of "animal" in z_it',
         expected=_share,
         inputs=HEAD,
         mistakes=(
-            Mistake("use a_animal,it (the weight \"animal\" gives \"it\") instead of a_it,animal: "
-                    "the row is the query, the column the key", lambda head: head.A[J_ANIMAL, I_IT] * head.V[J_ANIMAL]),
-            Mistake("count the tokens from 1 in code: tokens.index(...) already gives the code index",
-                    lambda head: head.A[I_IT + 1, J_ANIMAL + 1] * head.V[J_ANIMAL + 1]),
-            Mistake("give the whole output z_it: the question asks for the part that comes from \"animal\"",
-                    lambda head: head.Z[I_IT]),
+            Mistake(
+                'use a_animal,it (the weight "animal" gives "it") instead of a_it,animal: '
+                "the row is the query, the column the key",
+                lambda head: head.A[J_ANIMAL, I_IT] * head.V[J_ANIMAL],
+            ),
+            Mistake(
+                "count the tokens from 1 in code: tokens.index(...) already gives the code index",
+                lambda head: head.A[I_IT + 1, J_ANIMAL + 1] * head.V[J_ANIMAL + 1],
+            ),
+            Mistake(
+                'give the whole output z_it: the question asks for the part that comes from "animal"',
+                lambda head: head.Z[I_IT],
+            ),
             Mistake("forget the weight: v_animal alone is not its share", lambda head: head.V[J_ANIMAL]),
-            Mistake("use head 2 (t.head(1)): head 1 is t.head(0) in code",
-                    lambda head: _share(sentence_trace()[1].head(1))),
+            Mistake(
+                "use head 2 (t.head(1)): head 1 is t.head(0) in code", lambda head: _share(sentence_trace()[1].head(1))
+            ),
         ),
         hint=(
-            "z_it = Σ_j a_it,j v_j. The term for \"animal\" is the weight of row \"it\", column \"animal\" of head.A "
-            "times the value row of \"animal\" in head.V: use tokens.index(...) for both indices."
+            'z_it = Σ_j a_it,j v_j. The term for "animal" is the weight of row "it", column "animal" of head.A '
+            'times the value row of "animal" in head.V: use tokens.index(...) for both indices.'
         ),
     )
 )
@@ -53,9 +61,13 @@ register(
         expected=lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / MIB,
         atol=0.5,
         mistakes=(
-            Mistake("divide by 10⁶ (MB) instead of 2²⁰ = 1,048,576 (MiB)",
-                    lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / 1e6),
-            Mistake("count 2 bytes per entry (FP16) instead of FP32's 4", lambda: attention_bytes(MEMORY_N, "FP16") / MIB),
+            Mistake(
+                "divide by 10⁶ (MB) instead of 2²⁰ = 1,048,576 (MiB)",
+                lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / 1e6,
+            ),
+            Mistake(
+                "count 2 bytes per entry (FP16) instead of FP32's 4", lambda: attention_bytes(MEMORY_N, "FP16") / MIB
+            ),
             Mistake("give bytes, not MiB", lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION)),
             Mistake("give GiB (÷ 2³⁰), not MiB", lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / 2**30),
             Mistake("count entries, not bytes (forgot the 4 bytes per entry)", lambda: MEMORY_N**2 / MIB),
@@ -76,12 +88,18 @@ register(
         expected=_scores_count,
         atol=0.5,
         mistakes=(
-            Mistake("count floating-point operations (a multiply and an add each): the question counts multiply-adds",
-                    lambda: 2 * _scores_count()),
-            Mistake("count one head of width d/h only: the h heads together do the full count",
-                    lambda: _scores_count() / SCORES_H),
-            Mistake("forget the length d of each dot product: n × n is the number of scores, not the work",
-                    lambda: SCORES_N**2),
+            Mistake(
+                "count floating-point operations (a multiply and an add each): the question counts multiply-adds",
+                lambda: 2 * _scores_count(),
+            ),
+            Mistake(
+                "count one head of width d/h only: the h heads together do the full count",
+                lambda: _scores_count() / SCORES_H,
+            ),
+            Mistake(
+                "forget the length d of each dot product: n × n is the number of scores, not the work",
+                lambda: SCORES_N**2,
+            ),
             Mistake("count n · d², the cost of a projection, not of QKᵀ", lambda: SCORES_N * SCORES_D**2),
         ),
         hint=(

@@ -35,10 +35,15 @@ register(
         name="A",
         expected=lambda: masked_softmax(EX1_S, causal_mask(3)),
         mistakes=(
-            Mistake("mask after the softmax: zeroing weights afterwards leaves rows that no longer sum to 1; "
-                    "set the masked scores to −∞ before the softmax", lambda: _after_softmax(EX1_S)),
-            Mistake("keep the upper triangle: token i may see keys 1 … i, the diagonal and below",
-                    lambda: masked_softmax(EX1_S, causal_mask(3).T)),
+            Mistake(
+                "mask after the softmax: zeroing weights afterwards leaves rows that no longer sum to 1; "
+                "set the masked scores to −∞ before the softmax",
+                lambda: _after_softmax(EX1_S),
+            ),
+            Mistake(
+                "keep the upper triangle: token i may see keys 1 … i, the diagonal and below",
+                lambda: masked_softmax(EX1_S, causal_mask(3).T),
+            ),
             Mistake("forget the mask", lambda: softmax(EX1_S)),
             Mistake("take the softmax down each column instead of along each row", lambda: _down_columns(EX1_S)),
         ),
@@ -64,11 +69,13 @@ register(
         inputs=EX,
         mistakes=(
             Mistake("forget the mask: this is chapter 5's Z", lambda ex: _causal_Z(ex, "none")),
-            Mistake("mask the lower triangle: the first token may see only itself, the last sees everything",
-                    lambda ex: _causal_Z(ex, "upper")),
+            Mistake(
+                "mask the lower triangle: the first token may see only itself, the last sees everything",
+                lambda ex: _causal_Z(ex, "upper"),
+            ),
         ),
         hint=(
-            "\"I\" may only attend to itself, so its weights are [1, 0]. \"love\" sees both tokens, "
+            '"I" may only attend to itself, so its weights are [1, 0]. "love" sees both tokens, '
             "as it did without the mask. Then Z = A V with V = X W_V."
         ),
     )
@@ -81,13 +88,16 @@ register(
         expected=lambda: int((~causal_mask(ZEROS_N)).sum()),
         atol=0.5,
         mistakes=(
-            Mistake("count the weights the mask keeps (the diagonal and below), not the zeros",
-                    lambda: ZEROS_N * (ZEROS_N + 1) // 2),
-            Mistake("forget to halve: the strict upper triangle is half of the n² − n off-diagonal entries",
-                    lambda: ZEROS_N * (ZEROS_N - 1)),
+            Mistake(
+                "count the weights the mask keeps (the diagonal and below), not the zeros",
+                lambda: ZEROS_N * (ZEROS_N + 1) // 2,
+            ),
+            Mistake(
+                "forget to halve: the strict upper triangle is half of the n² − n off-diagonal entries",
+                lambda: ZEROS_N * (ZEROS_N - 1),
+            ),
             Mistake("count all n² entries", lambda: ZEROS_N**2),
-            Mistake("take half of n²: the diagonal is kept, so the zeros are fewer than half",
-                    lambda: ZEROS_N**2 // 2),
+            Mistake("take half of n²: the diagonal is kept, so the zeros are fewer than half", lambda: ZEROS_N**2 // 2),
         ),
         hint="The mask keeps the diagonal and everything below it; the zeros are the entries strictly above the diagonal.",
     )

@@ -33,10 +33,14 @@ register(
         expected=_shape_of_A,
         atol=0.5,
         mistakes=(
-            Mistake("swap rows and columns: a row per query (decoder), a column per key (source)",
-                    lambda: _shape_of_A((0, 2, 1))),
-            Mistake("make A square: in cross-attention the queries and keys come from different sequences",
-                    lambda: np.array([SHAPE_H, SHAPE_N_Q, SHAPE_N_Q])),
+            Mistake(
+                "swap rows and columns: a row per query (decoder), a column per key (source)",
+                lambda: _shape_of_A((0, 2, 1)),
+            ),
+            Mistake(
+                "make A square: in cross-attention the queries and keys come from different sequences",
+                lambda: np.array([SHAPE_H, SHAPE_N_Q, SHAPE_N_Q]),
+            ),
             Mistake("give one head's matrix: A has one per head", lambda: _shape_of_A((1, 2))),
         ),
         hint=(
@@ -66,8 +70,10 @@ def _ROW_OF_MAO(t):  # the row that reads 猫
 
 def _reads_mao(answer):
     """The slip 10.2 and 10.3 share: `answer` computed at the row that reads 猫, not the one that predicts it."""
-    return Mistake("use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
-                   lambda t: answer(t, row=_ROW_OF_MAO(t)))
+    return Mistake(
+        "use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
+        lambda t: answer(t, row=_ROW_OF_MAO(t)),
+    )
 
 
 register(
@@ -78,11 +84,15 @@ register(
         inputs=EXAMPLE,
         mistakes=(
             _reads_mao(_weights),
-            Mistake("keep the book's source order: with the source reversed the keys are \"cats\", \"love\", \"I\"",
-                    lambda t: _weights(t, source=slice(None))),
+            Mistake(
+                'keep the book\'s source order: with the source reversed the keys are "cats", "love", "I"',
+                lambda t: _weights(t, source=slice(None)),
+            ),
             Mistake("forget to divide the scores by √d_k", lambda t: _weights(t, scaled=False)),
-            Mistake("take the softmax down a column (over the decoder positions) instead of along the row",
-                    lambda t: _weights(t, axis=0)),
+            Mistake(
+                "take the softmax down a column (over the decoder positions) instead of along the row",
+                lambda t: _weights(t, axis=0),
+            ),
         ),
         hint=(
             "Reverse the source rows (t.X_src[::-1]) and build the keys from them. The decoder reads the target "
@@ -100,9 +110,11 @@ register(
         inputs=EXAMPLE,
         mistakes=(
             _reads_mao(_z),
-            Mistake("mix the reversed weights with the values in the book's order: weights and value rows "
-                    "must follow the same (reversed) source order",
-                    lambda t: _weights(t) @ (t.X_src @ t.W_V)),
+            Mistake(
+                "mix the reversed weights with the values in the book's order: weights and value rows "
+                "must follow the same (reversed) source order",
+                lambda t: _weights(t) @ (t.X_src @ t.W_V),
+            ),
             Mistake("use weights computed without ÷ √d_k", lambda t: _z(t, scaled=False)),
         ),
         hint="z is that position's weights (10.2) times the value rows V = X_src W_V, with the source reversed: a @ V.",

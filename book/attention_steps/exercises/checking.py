@@ -120,19 +120,25 @@ class Exercise:
 def _arrays(name: str, value) -> dict[str, np.ndarray]:
     """The numbers that define an example object: its array fields (a dataclass) or itself (an array)."""
     if is_dataclass(value) and not isinstance(value, type):
-        return {f"{name}.{f.name}": np.asarray(getattr(value, f.name)) for f in fields(value)
-                if isinstance(getattr(value, f.name), (np.ndarray, int, float))}
+        return {
+            f"{name}.{f.name}": np.asarray(getattr(value, f.name))
+            for f in fields(value)
+            if isinstance(getattr(value, f.name), (np.ndarray, int, float))
+        }
     try:
         return {name: np.asarray(value, dtype=float)}
     except (TypeError, ValueError):
-        raise TypeError(f"the example argument {name}= should be an array of numbers; got {type(value).__name__}") from None
+        raise TypeError(
+            f"the example argument {name}= should be an array of numbers; got {type(value).__name__}"
+        ) from None
 
 
 def _differs(name: str, given, book) -> bool:
     mine, theirs = _arrays(name, given), _arrays(name, book)
     if mine.keys() != theirs.keys():
-        raise TypeError(f"the example argument {name}= should be like the book's {type(book).__name__}; "
-                        f"got {type(given).__name__}")
+        raise TypeError(
+            f"the example argument {name}= should be like the book's {type(book).__name__}; got {type(given).__name__}"
+        )
     return any(mine[k].shape != theirs[k].shape or not np.allclose(mine[k], theirs[k], rtol=0, atol=1e-9) for k in mine)
 
 
@@ -178,11 +184,15 @@ def _problem(value, path: str = "") -> str | None:
                 return problem
             shapes.append(np.shape(item))
         if len(set(shapes)) > 1:
-            lengths = ", ".join(f"{path}[{i}] has {len(value[i]) if shape else 'one number'}{'' if not shape else ' entries'}"
-                                for i, shape in enumerate(shapes))
+            lengths = ", ".join(
+                f"{path}[{i}] has {len(value[i]) if shape else 'one number'}{'' if not shape else ' entries'}"
+                for i, shape in enumerate(shapes)
+            )
             return f"is a ragged list{where}: its rows have different lengths ({lengths}); every row needs the same number of entries"
         return None
-    return f"is a {type(value).__name__}{where} ({_describe(value)}); write a number, a list of numbers or a NumPy array"
+    return (
+        f"is a {type(value).__name__}{where} ({_describe(value)}); write a number, a list of numbers or a NumPy array"
+    )
 
 
 def _shape_words(shape: tuple[int, ...]) -> str:
@@ -225,8 +235,9 @@ def _direction(got: float, want: float) -> str:
     return "is too big" if got > want else "is too small"
 
 
-def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0.01, hint: str = "",
-                 mistakes=()) -> Feedback:
+def check_answer(
+    answer, expected, *, name: str = "your answer", atol: float = 0.01, hint: str = "", mistakes=()
+) -> Feedback:
     """Compare an answer with the expected value and say what differs, without showing the expected value.
 
     `answer` may be `...` (not answered yet), a number, a nested list or an array. `mistakes`
@@ -244,36 +255,66 @@ def check_answer(answer, expected, *, name: str = "your answer", atol: float = 0
     want = np.asarray(expected, dtype=float)
     if not np.all(np.isfinite(got)):
         bad = [_where(name, tuple(i)) for i in np.argwhere(~np.isfinite(got))[:3]] if got.ndim else [name]
-        return Feedback(False, (f"Not quite: {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} NaN or infinite.",
-                                ("A softmax computed without subtracting the row's maximum overflows (or underflows "
-                                "to 0 / 0) like this."),
-                                *hint_lines))
+        return Feedback(
+            False,
+            (
+                f"Not quite: {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} NaN or infinite.",
+                (
+                    "A softmax computed without subtracting the row's maximum overflows (or underflows "
+                    "to 0 / 0) like this."
+                ),
+                *hint_lines,
+            ),
+        )
     if _same(got, want, atol):
         what = "the value matches" if want.ndim == 0 else f"all {want.size} entries match"
         return Feedback(True, (f"Correct: {what} to within {atol:g}.",))
-    named = [mistake for mistake, wrong in mistakes
-             if not _same(np.asarray(wrong, dtype=float), want, atol) and _same(got, np.asarray(wrong, dtype=float), atol)]
+    named = [
+        mistake
+        for mistake, wrong in mistakes
+        if not _same(np.asarray(wrong, dtype=float), want, atol) and _same(got, np.asarray(wrong, dtype=float), atol)
+    ]
     if named:  # two mistakes can give the same numbers: name them all
         first, *others = named
-        return Feedback(False, (f"Not quite: this is the answer you get when you {first.what}.",
-                                *(f"It is also the answer you get when you {other.what}." for other in others),
-                                *(m.hint for m in named if m.hint), *hint_lines))
+        return Feedback(
+            False,
+            (
+                f"Not quite: this is the answer you get when you {first.what}.",
+                *(f"It is also the answer you get when you {other.what}." for other in others),
+                *(m.hint for m in named if m.hint),
+                *hint_lines,
+            ),
+        )
     if got.shape != want.shape:
         lines = [f"Not quite: {name} should be {_shape_words(want.shape)}; yours is {_shape_words(got.shape)}."]
         if got.ndim == 2 and got.shape == want.T.shape and _same(got.T, want, atol):
-            lines.append("Your matrix is the transpose of the answer: rows and columns are swapped "
-                         "(for example Kᵀ Q instead of Q Kᵀ).")
+            lines.append(
+                "Your matrix is the transpose of the answer: rows and columns are swapped "
+                "(for example Kᵀ Q instead of Q Kᵀ)."
+            )
         return Feedback(False, (*lines, *hint_lines))
     if want.ndim == 2 and want.shape[0] == want.shape[1] and _same(got.T, want, atol):
-        return Feedback(False, (("Not quite: your matrix is the transpose of the answer: rows and columns are swapped "
-                                "(for example Kᵀ Q instead of Q Kᵀ, or a sum over the wrong axis)."), *hint_lines))
+        return Feedback(
+            False,
+            (
+                (
+                    "Not quite: your matrix is the transpose of the answer: rows and columns are swapped "
+                    "(for example Kᵀ Q instead of Q Kᵀ, or a sum over the wrong axis)."
+                ),
+                *hint_lines,
+            ),
+        )
     if want.size > 1 and np.any(want != 0) and _same(-got, want, atol):
         return Feedback(False, ("Not quite: every entry has the wrong sign.", *hint_lines))
     if want.ndim >= 1 and want.size > 1 and _same(got[..., ::-1], want, atol) and want.ndim == 1:
         return Feedback(False, ("Not quite: your entries are in reverse order.", *hint_lines))
     off = ~np.isclose(got, want, rtol=1e-9, atol=atol)
-    lines = [f"Not quite: {int(off.sum())} of {want.size} entr{'y' if want.size == 1 else 'ies'} "
-             f"{'is' if off.sum() == 1 else 'are'} off." if want.ndim else "Not quite."]
+    lines = [
+        f"Not quite: {int(off.sum())} of {want.size} entr{'y' if want.size == 1 else 'ies'} "
+        f"{'is' if off.sum() == 1 else 'are'} off."
+        if want.ndim
+        else "Not quite."
+    ]
     nonzero = (want != 0) & (got != 0)
     if want.size > 1 and off.sum() == want.size and nonzero.all():
         ratio = got / want

@@ -25,8 +25,8 @@ import numpy as np
 
 from .. import heads as _heads
 from ..plotting import show
-from ..sentence import HEAD_NAMES, sentence_trace
 from ..scaling import STRATEGIES, saturation
+from ..sentence import HEAD_NAMES, sentence_trace
 from . import data, fallback
 from .widgets import DkExplorer, HeadsExplorer, TemperatureExplorer, WhoAttendsExplorer
 
@@ -51,7 +51,9 @@ def _position(values, value, name: str) -> int:
     raise ValueError(f"{name} must be one of the explorer's positions {list(values)}, got {value!r}")
 
 
-def dk_explorer(d_k: int = 64, strategy: str = "none", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, figure: bool = True) -> DkExplorer:
+def dk_explorer(
+    d_k: int = 64, strategy: str = "none", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, figure: bool = True
+) -> DkExplorer:
     """Slide d_k from 1 to 1024 under each scaling strategy and watch softmax saturate.
 
     Every state comes from `scaling.saturation(d_k, strategy, n_keys, n_queries, seed)`
@@ -66,7 +68,9 @@ def dk_explorer(d_k: int = 64, strategy: str = "none", *, n_keys: int = 8, n_que
     return DkExplorer(data=states, d_k_index=index, strategy=strategy)
 
 
-def temperature_explorer(scores=None, labels=None, *, temperature: float = 1.0, figure: bool = True) -> TemperatureExplorer:
+def temperature_explorer(
+    scores=None, labels=None, *, temperature: float = 1.0, figure: bool = True
+) -> TemperatureExplorer:
     """Slide the temperature T and watch softmax(scores / T) sharpen (T < 1) or flatten (T > 1).
 
     `scores` (n,) default to the example query of the d_k explorer at d_k = 64

@@ -15,9 +15,18 @@ import numpy as np
 from matplotlib import colormaps
 
 from .._validate import as_matrix, positive_int
-from ..palette import OKABE_ITO, SEQUENTIAL, head_colours, strategy_styles_for_js
 from ..multihead import trace_attention
-from ..scaling import STRATEGIES, divisor, entropy, histogram, raw_gradient_size, saturation, score_samples, with_temperature
+from ..palette import OKABE_ITO, SEQUENTIAL, head_colours, strategy_styles_for_js
+from ..scaling import (
+    STRATEGIES,
+    divisor,
+    entropy,
+    histogram,
+    raw_gradient_size,
+    saturation,
+    score_samples,
+    with_temperature,
+)
 
 DIGITS = 6  # decimals kept for every number handed to a front end
 D_K_VALUES = tuple(2**i for i in range(11))  # 1, 2, 4, …, 1024: every power of two
@@ -110,7 +119,12 @@ def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_valu
 
 
 def _hist(h) -> dict:
-    return {"limit": rounded(h.limit), "fractions": rounded(h.fractions), "below": rounded(h.below), "above": rounded(h.above)}
+    return {
+        "limit": rounded(h.limit),
+        "fractions": rounded(h.fractions),
+        "below": rounded(h.below),
+        "above": rounded(h.above),
+    }
 
 
 def _sub(n: int) -> str:

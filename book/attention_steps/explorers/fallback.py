@@ -17,7 +17,9 @@ def dk_figure(data: dict, d_k_index: int, strategy: str):
     x = np.arange(len(data["d_k"]))
     for s in data["strategies"]:
         colour, dash = STRATEGY_STYLES[s["key"]].colour, STRATEGY_STYLES[s["key"]].linestyle  # as the explorer's chart
-        left.plot(x, [st["mean_max_weight"] for st in data["states"][s["key"]]], dash, color=colour, lw=2, label=s["label"])
+        left.plot(
+            x, [st["mean_max_weight"] for st in data["states"][s["key"]]], dash, color=colour, lw=2, label=s["label"]
+        )
     current = data["states"][strategy][d_k_index]
     left.plot([d_k_index], [current["mean_max_weight"]], "o", ms=10, mfc="none", mec="black", mew=2)
     left.axhline(1 / data["n_keys"], color="black", lw=0.8, ls=(0, (1, 3)))
@@ -50,7 +52,14 @@ def temperature_figure(data: dict, index: int):
     weight_bars(state["weights"], data["labels"], ax=left, highlight=int(np.argmax(state["weights"])))
     left.set_title(f"T = {T[index]:g}", fontsize=10)
     right.plot(T, [s["max_weight"] for s in data["states"]], color=OKABE_ITO["blue"], lw=2, label="largest weight")
-    right.plot(T, [s["entropy"] / data["ln_n"] for s in data["states"]], "--", color=OKABE_ITO["orange"], lw=2, label="entropy ÷ ln n")
+    right.plot(
+        T,
+        [s["entropy"] / data["ln_n"] for s in data["states"]],
+        "--",
+        color=OKABE_ITO["orange"],
+        lw=2,
+        label="entropy ÷ ln n",
+    )
     right.plot([T[index]], [state["max_weight"]], "o", ms=10, mfc="none", mec="black", mew=2)
     right.set_xscale("log")
     right.set_ylim(0, 1.02)
@@ -95,7 +104,11 @@ def who_attends_figure(data: dict, token: int):
     for r, ax in enumerate(axes[:, 0]):
         w = data["A"][r][token]
         top = int(np.argmax(w))
-        ax.bar(range(len(tokens)), w, color=[OKABE_ITO["vermillion"] if j == top else OKABE_ITO["blue"] for j in range(len(tokens))])
+        ax.bar(
+            range(len(tokens)),
+            w,
+            color=[OKABE_ITO["vermillion"] if j == top else OKABE_ITO["blue"] for j in range(len(tokens))],
+        )
         ax.set_ylim(0, 1)
         ax.set_yticks([0, 1])
         ax.set_ylabel(f"head {r + 1}", fontsize=9)
