@@ -30,7 +30,10 @@ WAIT = 60_000  # ms: generous, for a loaded 2-core machine
 PAGES = sorted(
     str(p.relative_to(HTML))
     for p in HTML.rglob("*.html")
-    if p.relative_to(HTML).parts[0] not in ("slides",) and not p.relative_to(HTML).parts[0].startswith("_")
+    if p.relative_to(HTML).parts[0] not in ("slides",)
+    and not any(
+        part.startswith("_") for part in p.relative_to(HTML).parts
+    )  # also zh_CN/_static/: the Chinese edition has its own asset folders
 )
 SCHEMES = ["light", "dark"]
 EXPLORERS = {

@@ -8,7 +8,9 @@ from conftest import HTML, TIMEOUT_MS
 
 # Pages of the book; _static/ and _sources/ hold assets, not pages.
 PAGES = sorted(
-    str(p.relative_to(HTML)) for p in HTML.rglob("*.html") if not p.relative_to(HTML).parts[0].startswith("_")
+    str(p.relative_to(HTML))
+    for p in HTML.rglob("*.html")
+    if not any(part.startswith("_") for part in p.relative_to(HTML).parts)
 )
 
 # MathJax has started on a page with math (waited for with page.wait_for_function) ...
