@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local se
 sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: the one reader of built pages
 
 from build_paths import SITE as HTML  # noqa: E402  (BOOK_HTML points the tests at another build)
+from build_paths import SLIDES  # noqa: E402  (SLIDES_OUT likewise, for the decks)
 
 from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, new_context, serve  # noqa: E402,F401
 
@@ -117,3 +118,13 @@ def offline_page(browser):
     yield make
     for p in pages:
         p.close()
+
+
+@pytest.fixture(scope="module")
+def slides_url():
+    """The built slide decks, served from localhost for one test module."""
+    if not (SLIDES / "index.html").exists():
+        pytest.fail(f"no decks in {SLIDES}: run `bash scripts/build.sh` (scripts/test.sh does it first)")
+    url, server = serve(SLIDES)
+    yield url
+    server.shutdown()

@@ -25,7 +25,7 @@ import build_paths
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from conftest import HTML, ROOT, TIMEOUT_MS, serve
+from conftest import HTML, ROOT, TIMEOUT_MS
 
 SLIDES = build_paths.SLIDES
 
@@ -63,15 +63,6 @@ def expected(deck: str) -> int:
     if deck == "course":  # a title slide, then every chapter
         return 1 + sum(expected_slides(p) for p in CHAPTERS)
     return expected_slides(ROOT / "book" / f"{deck}.ipynb")
-
-
-@pytest.fixture(scope="module")
-def slides_url():
-    if not (SLIDES / "index.html").exists():
-        pytest.fail(f"no decks in {SLIDES}: run `bash scripts/build.sh` (scripts/test.sh does it first)")
-    url, server = serve(SLIDES)
-    yield url
-    server.shutdown()
 
 
 # reveal.js has laid the deck out (waited for with page.wait_for_function), then MathJax's queue is empty.

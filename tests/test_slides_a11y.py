@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 from test_accessibility import AXE, RUN_AXE
-from test_slides import DECKS, IS_READY, READY, SLIDES, expected
+from test_slides import DECKS, IS_READY, READY, expected
 
-from conftest import TIMEOUT_MS, serve
+from conftest import TIMEOUT_MS
 
 SCHEMES = ["light", "dark"]
 
@@ -35,15 +35,6 @@ AUDIT_EVERY_SLIDE = """async (limit) => {
   }
   return {audited, found};
 }"""
-
-
-@pytest.fixture(scope="module")
-def slides_url():
-    if not (SLIDES / "index.html").exists():
-        pytest.fail(f"no decks in {SLIDES}: run `bash scripts/build.sh` (scripts/test.sh does it first)")
-    url, server = serve(SLIDES)
-    yield url
-    server.shutdown()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

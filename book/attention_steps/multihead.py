@@ -60,8 +60,9 @@ class Head(Intermediates):
         return self.index + 1
 
 
-# Per-head names `trace[...]` understands with a superscript, e.g. "A⁽²⁾": name -> Head field.
-_PER_HEAD = {
+# Names `trace[...]` understands for one head (with a superscript, e.g. "A⁽²⁾") and for the
+# whole layer alike: name -> field (Head and Trace name these fields the same).
+_SHARED = {
     "W_Q": "W_Q",
     "W_K": "W_K",
     "W_V": "W_V",
@@ -75,29 +76,11 @@ _PER_HEAD = {
     "QK_T": "QK_T",
     "S": "S",
     "A": "A",
-    "Z": "Z",
 }
+# Per-head names -> Head field.
+_PER_HEAD = {**_SHARED, "Z": "Z"}
 # Whole-layer names -> Trace field.
-_WHOLE = {
-    "X": "X",
-    "X_kv": "X_kv",
-    "W_Q": "W_Q",
-    "W_K": "W_K",
-    "W_V": "W_V",
-    "W^O": "W_O",
-    "W_O": "W_O",
-    "Q": "Q",
-    "K": "K",
-    "V": "V",
-    "QKᵀ": "QK_T",
-    "QK^T": "QK_T",
-    "QK_T": "QK_T",
-    "S": "S",
-    "A": "A",
-    "Z_heads": "Z_heads",
-    "Z_cat": "Z_cat",
-    "Y": "Y",
-}
+_WHOLE = {"X": "X", "X_kv": "X_kv", **_SHARED, "Z_heads": "Z_heads", "Z_cat": "Z_cat", "Y": "Y"}
 # "A⁽²⁾" or "A^(2)": a name, then head r (1-based) as a superscript or ^(r).
 _HEAD_NAME = re.compile(r"^(?P<name>.+?)(?:⁽(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸⁹]+)⁾|\^\((?P<num>\d+)\))$")
 
