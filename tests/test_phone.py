@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from conftest import BOOK, HTML, MATH_DONE, TIMEOUT_MS
 
@@ -58,6 +59,19 @@ FIGURES = """() => [...document.querySelectorAll('.bd-content .cell_output img, 
             drawn: parseFloat(img.style.width) || img.naturalWidth,
             button: !!(b && b.classList.contains('figure-zoom-button') && !b.hidden && b.getBoundingClientRect().height >= 44)};
   })"""
+
+
+def settled_figures(page) -> list[dict]:
+    """The figures once every button agrees with its figure's size. The page's ResizeObserver
+    updates a button after layout settles (fonts, MathJax, the scrollbar): wait for that
+    condition itself, with a generous bound, and return what is there either way so a real
+    mismatch fails the assertion with the figures in its message."""
+    agreed = f"() => ({FIGURES})().every(f => f.button === (f.shown < f.drawn - 1))"
+    try:
+        page.wait_for_function(agreed, timeout=TIMEOUT_MS)
+    except PlaywrightTimeout:
+        pass
+    return page.evaluate(FIGURES)
 
 
 def smallest_label_px() -> float:
@@ -110,7 +124,7 @@ def test_nothing_runs_off_a_phone_screen(site, offline_page, path):
 def test_every_shrunk_figure_has_an_enlarge_button(site, offline_page, path):
     needs_book()
     p = open_phone(offline_page, site, path)
-    figures = p.page.evaluate(FIGURES)
+    figures = settled_figures(p.page)
     missing = [f for f in figures if f["shown"] < f["drawn"] - 1 and not f["button"]]
     assert missing == [], f"{path}: figures shrunk on a phone with no enlarge button: {missing}"
     # a picture not shown (an explorer's still picture, hidden while the explorer runs) has no button:
@@ -184,5 +198,5 @@ def test_no_enlarge_button_where_the_figure_is_at_full_size(site, offline_page):
         .every(i => i.complete && i.dataset.zoom)""",
         timeout=TIMEOUT_MS,
     )
-    figures = p.page.evaluate(FIGURES)
+    figures = settled_figures(p.page)
     assert figures and all(f["button"] == (f["shown"] < f["drawn"] - 1) for f in figures), figures

@@ -132,7 +132,7 @@ def test_every_figure_png_in_the_book_is_twice_its_displayed_width():
 
 
 # ----------------------------------------------------------------------------- the slides
-from test_slides import IS_READY, SLIDES, slides_url  # noqa: E402,F401  (the decks' server, shared)
+from test_slides import IS_READY, SLIDES  # noqa: E402  (slides_url is a conftest fixture)
 
 # Show the slide holding the figure whose alt text starts with `alt`, fitted as a teacher sees it,
 # and measure the figure: its width on screen and the width it is drawn for (--w).
@@ -158,7 +158,7 @@ TALL = [  # deck, the figure's alt text begins with, how the figure code draws i
 
 
 @pytest.mark.parametrize("deck, alt, draw", TALL, ids=[t[0] for t in TALL])
-def test_the_tall_figures_labels_are_readable_on_their_slides(slides_url, offline_page, deck, alt, draw):  # noqa: F811
+def test_the_tall_figures_labels_are_readable_on_their_slides(slides_url, offline_page, deck, alt, draw):
     if not (SLIDES / f"{deck}.html").exists():
         pytest.skip("slides not built")
     with book_style():
