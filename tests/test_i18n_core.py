@@ -41,9 +41,18 @@ def _strings_in_code() -> set[str]:
 def test_every_string_on_screen_has_a_chinese_translation():
     strings = _strings_in_code()
     assert {"weight", 'where "it" looks (one head)', "The numbers that matter"} <= strings
-    catalogue = read_po(i18n.LOCALE / "zh_CN.po")
+    catalogue = i18n.read_catalogue("zh_CN")
     missing = sorted(s for s in strings if not catalogue.get(s, ("", True))[0] or catalogue[s][1])
-    assert not missing, f"add these to attention_steps/locale/zh_CN.po: {missing}"
+    assert not missing, f"add these to a file in attention_steps/locale/zh_CN/: {missing}"
+
+
+def test_a_message_translated_two_ways_is_an_error(tmp_path, monkeypatch):
+    (tmp_path / "zh_CN").mkdir()
+    (tmp_path / "zh_CN" / "a.po").write_text('msgid "weight"\nmsgstr "权重"\n', encoding="utf-8")
+    (tmp_path / "zh_CN" / "b.po").write_text('msgid "weight"\nmsgstr "重量"\n', encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALE", tmp_path)
+    with pytest.raises(ValueError, match=r"'weight' is translated twice.*a\.po.*b\.po"):
+        i18n.read_catalogue("zh_CN")
 
 
 def test_translation_follows_the_current_language(monkeypatch):
@@ -102,7 +111,7 @@ def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes(caplog):
     and logs 'findfont: Failed to find font weight bold' (a notebook's stderr, which fails
     the book's build) when the bold face is missing."""
     assert i18n.use_cjk_font(), "no CJK font: scripts/setup.sh installs fonts-noto-cjk"
-    labels = [s for s, _fuzzy in read_po(i18n.LOCALE / "zh_CN.po").values()]
+    labels = [s for s, _fuzzy in i18n.read_catalogue("zh_CN").values()]
     import matplotlib.pyplot as plt
 
     with warnings.catch_warnings():

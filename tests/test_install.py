@@ -148,7 +148,10 @@ def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
             str(python),
             "-c",
             "import attention_steps, attention_steps.explorers as e, attention_steps.exercises as x; "
-            "from attention_steps.explorers import widgets; print(attention_steps.__file__); print(widgets._CSS[:20])",
+            "from attention_steps.explorers import widgets; print(attention_steps.__file__); print(widgets._CSS[:20]); "
+            # the translations travel with the package (package-data locale/*/*.po)
+            "from attention_steps.i18n import _, language\n"
+            "with language('zh_CN'): print(_('weight'))",
         ],
         cwd=empty,
         env=clean_env(python),
@@ -159,6 +162,7 @@ def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
     assert done.returncode == 0, done.stderr[-3000:]
     installed = Path(done.stdout.splitlines()[0])
     assert installed.is_relative_to(tmp / "venv"), f"imported from {installed}, not the venv"
+    assert done.stdout.splitlines()[-1] == "权重", "the installed package has no Chinese catalogue"
 
 
 def test_learner_notebook_runs_in_an_empty_folder(fresh):

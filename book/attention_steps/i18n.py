@@ -6,8 +6,9 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see the README):
 - In Python, wrap an English string in ``_()``: ``ax.set_ylabel(_("weight"))``. It
   returns the string in the current language, English if the catalogue has no
   (or only a fuzzy) translation. English text is the key, as in gettext.
-- The catalogues are ``attention_steps/locale/<lang>.po`` (standard gettext .po
-  files, inside the package so that a pip-installed package has them too).
+- The catalogues are ``attention_steps/locale/<lang>/*.po`` (standard gettext .po
+  files, inside the package so that a pip-installed package has them too), one file
+  per area (figures, explorers, checker), read together as one catalogue.
 - The current language is ``$ATTENTION_LANG`` (``zh_CN`` or ``en``, default ``en``),
   or ``set_language("zh_CN")`` in a notebook, or ``with language("zh_CN"): ...``.
 - JavaScript (the explorers) gets every language's strings at once in its data,
@@ -123,10 +124,26 @@ def read_po(path: Path) -> dict[str, tuple[str, bool]]:
 def catalogue(lang: str) -> dict[str, str]:
     """The usable translations (not fuzzy, not empty) for `lang`; English has none."""
     _check(lang)
-    path = LOCALE / f"{lang}.po"
-    if lang == "en" or not path.exists():
+    if lang == "en":
         return {}
-    return {k: v for k, (v, fuzzy) in read_po(path).items() if v and not fuzzy}
+    return {k: v for k, (v, fuzzy) in read_catalogue(lang).items() if v and not fuzzy}
+
+
+def read_catalogue(lang: str) -> dict[str, tuple[str, bool]]:
+    """Every entry of `lang`'s .po files (locale/<lang>/*.po), as read_po gives them.
+    A message translated differently in two files is an error naming both."""
+    entries: dict[str, tuple[str, bool]] = {}
+    where: dict[str, Path] = {}
+    for path in sorted((LOCALE / lang).glob("*.po")):
+        for msgid, entry in read_po(path).items():
+            if msgid in entries and entries[msgid][0] and entry[0] and entries[msgid][0] != entry[0]:
+                raise ValueError(
+                    f"{msgid!r} is translated twice, differently: {entries[msgid][0]!r} in {where[msgid].name}"
+                    f" and {entry[0]!r} in {path.name}; keep one"
+                )
+            if msgid not in entries or not entries[msgid][0]:
+                entries[msgid], where[msgid] = entry, path
+    return entries
 
 
 def _(message: str) -> str:
