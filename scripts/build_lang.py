@@ -4,6 +4,7 @@
     .venv/bin/python scripts/build_lang.py gettext        # message templates (.pot) into _build/gettext/
     .venv/bin/python scripts/build_lang.py update zh_CN   # gettext, then merge into locale/zh_CN/**/*.po
     .venv/bin/python scripts/build_lang.py status zh_CN   # translated / fuzzy / untranslated per catalogue
+    .venv/bin/python scripts/build_lang.py check zh_CN    # every translation keeps its message's markup
 
 scripts/build.sh runs `html` for every language in $ATTENTION_LANGS after the English
 book (default "en zh_CN"; `ATTENTION_LANGS=en bash scripts/build.sh` builds English
@@ -154,6 +155,57 @@ def update(lang: str) -> int:
     return 0
 
 
+# What a translation must carry over unchanged: glued numbers and other roles, maths,
+# code, link targets. A translation that drops `{glue:text}`ch3_dk`` loses a number.
+_ROLE = re.compile(r"\{[A-Za-z][\w:-]*\}`[^`]*`")
+_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]+\$", re.DOTALL)
+_CODE = re.compile(r"`[^`]+`")
+_TARGET = re.compile(r"\]\(([^)\s]+)\)|<(https?://[^>]+)>")
+
+
+def markup(text: str) -> list[str]:
+    """The pieces of `text` a translation keeps verbatim, sorted: roles (glue, doc, ref ...),
+    maths, code spans and link targets."""
+    # A cross-reference's link text is translated ({doc}`第 3 章 <03_scaling>`): its target is kept.
+    found = [re.sub(r"`.*<([^<>]+)>`$", r"`<\1>`", r) if not r.startswith("{glue") else r for r in _ROLE.findall(text)]
+    text = _ROLE.sub(" ", text)
+    found += _MATH.findall(text)
+    text = _MATH.sub(" ", text)
+    found += _CODE.findall(text)
+    found += [a or b for a, b in _TARGET.findall(text)]
+    return sorted(found)
+
+
+def markup_mismatches(lang: str) -> list[str]:
+    """One line per translated message whose markup differs from its English message's."""
+    from babel.messages.pofile import read_po
+
+    problems = []
+    for po in sorted((LOCALE / lang / "LC_MESSAGES").rglob("*.po")):
+        with po.open("rb") as f:
+            catalogue = read_po(f)
+        for m in catalogue:
+            if not (m.id and m.string) or m.fuzzy:
+                continue
+            english, translated = markup(m.id), markup(m.string)
+            if english != translated:
+                lost = sorted(set(english) - set(translated)) or english
+                added = sorted(set(translated) - set(english)) or translated
+                problems.append(
+                    f"{po.relative_to(LOCALE / lang / 'LC_MESSAGES')}:{m.lineno}: "
+                    f"the English has {lost}, the translation {added} ({m.id[:60]!r})"
+                )
+    return problems
+
+
+def check(lang: str) -> int:
+    problems = markup_mismatches(lang)
+    for line in problems:
+        print(line)
+    print(f"build_lang: {len(problems)} translations change their message's markup", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def status(lang: str) -> int:
     from babel.messages.pofile import read_po
 
@@ -170,8 +222,8 @@ def status(lang: str) -> int:
 def main(argv: list[str]) -> int:
     if len(argv) >= 2 and argv[1] == "gettext":
         return gettext()
-    if len(argv) == 3 and argv[1] in {"html", "update", "status"}:
-        return {"html": build_html, "update": update, "status": status}[argv[1]](argv[2])
+    if len(argv) == 3 and argv[1] in {"html", "update", "status", "check"}:
+        return {"html": build_html, "update": update, "status": status, "check": check}[argv[1]](argv[2])
     print(__doc__, file=sys.stderr)
     return 2
 

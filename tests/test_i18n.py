@@ -28,6 +28,7 @@ from bs4 import BeautifulSoup
 from conftest import HTML, ROOT
 
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
+from build_lang import markup, markup_mismatches
 from build_lang import nothing_to_translate as _nothing_to_translate
 from i18n_edition import EDITIONS, complete_documents
 
@@ -96,6 +97,22 @@ def test_complete_catalogue_holds_the_current_english_text(doc, english_messages
         f"{doc}: the English text has messages the catalogue does not translate; run "
         f"`.venv/bin/python scripts/build_lang.py update {LANG}` and translate them: {stale[:3]}"
     )
+
+
+def test_markup_is_what_a_translation_keeps_verbatim():
+    english = "Dividing by {glue:text}`ch3_sqrt_dk:.3f` gives $S$ ([chapter 2](02_scores.md), `S`)."
+    assert markup(english) == sorted(["{glue:text}`ch3_sqrt_dk:.3f`", "$S$", "02_scores.md", "`S`"])
+    assert markup("除以 {glue:text}`ch3_sqrt_dk:.3f` 得到 $S$（[第 2 章](02_scores.md)，`S`）。") == markup(english)
+    assert markup("除以 {glue:text}`ch3_sqrt_dk` 得到 $S$（[第 2 章](02_scores.md)，`S`）。") != markup(english)
+    # a cross-reference's link text is translated, its target kept
+    assert markup("{doc}`第 3 章 <03_scaling>`") == markup("{doc}`chapter 3 <03_scaling>`") != markup("{doc}`第 3 章 <04_softmax>`")
+
+
+def test_every_translation_keeps_its_messages_glued_numbers_maths_and_code():
+    """In every catalogue, finished or not: a translation that drops or edits a glue role
+    loses a computed number; one that edits a formula says something else."""
+    problems = markup_mismatches(LANG)
+    assert not problems, "\n".join(problems[:10])
 
 
 def test_every_english_page_has_a_chinese_twin():
