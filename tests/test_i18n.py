@@ -105,7 +105,11 @@ def test_markup_is_what_a_translation_keeps_verbatim():
     assert markup("除以 {glue:text}`ch3_sqrt_dk:.3f` 得到 $S$（[第 2 章](02_scores.md)，`S`）。") == markup(english)
     assert markup("除以 {glue:text}`ch3_sqrt_dk` 得到 $S$（[第 2 章](02_scores.md)，`S`）。") != markup(english)
     # a cross-reference's link text is translated, its target kept
-    assert markup("{doc}`第 3 章 <03_scaling>`") == markup("{doc}`chapter 3 <03_scaling>`") != markup("{doc}`第 3 章 <04_softmax>`")
+    assert (
+        markup("{doc}`第 3 章 <03_scaling>`")
+        == markup("{doc}`chapter 3 <03_scaling>`")
+        != markup("{doc}`第 3 章 <04_softmax>`")
+    )
 
 
 def test_every_translation_keeps_its_messages_glued_numbers_maths_and_code():
