@@ -219,9 +219,11 @@ PALETTE = palette()
 
 
 def drawing(root) -> str:
-    """The drawings on screen (an explorer may keep other states' drawings in the page, hidden)."""
+    """The drawings on screen (an explorer may keep other states' drawings in the page, hidden
+    or laid out but invisible)."""
     return root.evaluate(
-        "r => [...r.querySelectorAll('svg')].filter(s => s.getClientRects().length).map(s => s.innerHTML).join('|')"
+        "r => [...r.querySelectorAll('svg')].filter(s => s.getClientRects().length"
+        " && getComputedStyle(s).visibility !== 'hidden').map(s => s.innerHTML).join('|')"
     )
 
 
@@ -331,11 +333,15 @@ def test_heads_explorer_in_the_page(site, offline_page):
         t = trace_attention(layer.X, layer.W_Q, layer.W_K, layer.W_V, num_heads=h)
         assert numbers["h"][0] == str(h) and numbers["d_k"][0] == str(t.d_k)
         # the maps on screen: one per head (the other numbers of heads wait hidden)
-        maps = root.evaluate("""r => [...r.querySelectorAll('.ase-head')].filter(f => f.getClientRects().length).map(f => ({
+        maps = root.evaluate("""r => [...r.querySelectorAll('.ase-heads.ase-current .ase-head')].map(f => ({
           label: f.querySelector('svg').getAttribute('aria-label'),
           cells: [...f.querySelectorAll('path.ase-cells')].map(p => ({fill: p.getAttribute('fill'), d: p.getAttribute('d')})),
           numbers: [...f.querySelectorAll('text.ase-cell')].map(t => [Number(t.getAttribute('x')), Number(t.getAttribute('y')), t.textContent])}))""")
         assert len(maps) == h
+        # the other numbers of heads are laid out in the same place, invisible (and so out of the accessibility tree)
+        visible = root.evaluate("""r => [...r.querySelectorAll('.ase-heads')]
+            .filter(g => getComputedStyle(g).visibility !== 'hidden').map(g => Number(g.dataset.h))""")
+        assert visible == [h]
         # every cell is drawn once, in the palette's colour of the core's weight (rounded as sent)
         n = len(layer.tokens)
         for r, m in enumerate(maps):

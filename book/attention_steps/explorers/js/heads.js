@@ -22,15 +22,16 @@ function render({ model, el }) {
 
   key.textContent = `Rows: queries; columns: keys; both in sentence order (${tokens.join(", ")}). ` +
     "Lighter cells carry more weight; each row sums to 1.";
-  // One grid of maps per number of heads, built once (in idle time, or on first
-  // use) and kept in the page, hidden: a change only hides one grid and shows another.
+  // One grid of maps per number of heads, built once (in idle time, or on first use)
+  // and kept in the page, laid out, all in the same place and invisible but the
+  // current one (explorers.css): a change hides one grid and shows another, no layout.
   const built = new Map();
   const gridOf = (i) => {
     if (built.has(i)) return built.get(i);
     const st = data.states[i];
     // Fewer heads, bigger maps; from 8 heads on they are thumbnails without token labels.
     const thumbnails = st.h >= 8;
-    const grid = h("div", { class: "ase-heads", "data-h": st.h, hidden: true });
+    const grid = h("div", { class: "ase-heads", "data-h": st.h });
     grid.style.setProperty("--ase-cell", st.h <= 1 ? "260px" : st.h <= 4 ? "170px" : "90px");
     grid.innerHTML = st.maps.map((m, r) =>
       `<figure class="ase-head" data-head="${r + 1}"><figcaption>head ${r + 1} · d<sub>k</sub> = ${st.d_k}</figcaption><div class="ase-drawing">` +
@@ -51,8 +52,8 @@ function render({ model, el }) {
     slider.show(i);
     const grid = gridOf(i);
     if (grid !== shown) {
-      if (shown) shown.hidden = true;
-      grid.hidden = false;
+      if (shown) shown.classList.remove("ase-current");
+      grid.classList.add("ase-current");
       shown = grid;
     }
     numbers.show([
