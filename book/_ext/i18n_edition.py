@@ -199,13 +199,39 @@ def _patch_render_image() -> None:
     NbElementRenderer.render_image = render_image
 
 
+def _patch_glue_words() -> None:
+    """A translated edition reads the phrases glued in its language (attention_steps.i18n.glue_words
+    puts them in the output's metadata), in glue roles and directives alike."""
+    from dataclasses import replace
+
+    from myst_nb.ext.glue import directives, roles
+
+    original = roles.retrieve_glue_data
+    if getattr(original, "_i18n", False):
+        return
+
+    def retrieve_glue_data(document, key):
+        result = original(document, key)
+        env = getattr(document.settings, "env", None)
+        lang = env.config.language if env is not None else None
+        said = ((result.metadata or {}).get(METADATA_KEY) or {}).get("text/plain") or {}
+        if lang and lang in said:
+            result = replace(result, data={**result.data, "text/plain": said[lang]})
+        return result
+
+    retrieve_glue_data._i18n = True
+    roles.retrieve_glue_data = directives.retrieve_glue_data = retrieve_glue_data
+
+
 def setup(app):
     app.add_config_value("i18n_require_cached", False, "env")
     # Sphinx does not see a change to an extension's code: this one's source and template are
     # part of the configuration, so a change to them rewrites every page (the switch is in each).
+    # So is the list of complete documents: a page that joins it loses its "not translated" notice.
     import hashlib
 
     sources = [Path(__file__), TEMPLATES / "lang-switch.html", Path(__file__).resolve().parent / "static" / "i18n.css"]
+    sources += sorted((ROOT / "locale").glob("*/complete.txt"))
     app.add_config_value(
         "i18n_edition_source", hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest(), "html"
     )
@@ -219,4 +245,5 @@ def setup(app):
     app.connect("html-page-context", _switch_context, priority=100)
     app.connect("html-page-context", _page_context, priority=600)  # after slides_link
     _patch_render_image()
+    _patch_glue_words()
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -236,6 +236,31 @@ def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> 
     return data, metadata
 
 
+def glue_words(name: str, words: Callable[[], str]) -> None:
+    """Glue (myst-nb) a phrase said in every language: `words()` is called under each
+    language, the current one is the glued value (text/plain, as myst_nb.glue stores a
+    string), the others travel in the output's metadata, and the Chinese edition's glue
+    roles read theirs (book/_ext/i18n_glue.py). Numbers stay plain `glue(...)`."""
+    from IPython.display import display
+    from myst_nb.ext.glue import GLUE_PREFIX
+
+    said = {}
+    for lang in LANGUAGES:
+        with language(lang):
+            said[lang] = words()
+    if not all(isinstance(v, str) and v.strip() for v in said.values()):
+        raise ValueError(f"glue_words({name!r}): words() must give a non-empty string in every language, got {said}")
+    here = current()
+    display(
+        {GLUE_PREFIX + "text/plain": repr(said[here])},
+        raw=True,
+        metadata={
+            "scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX},
+            METADATA_KEY: {"text/plain": {lang: repr(v) for lang, v in said.items() if lang != here}},
+        },
+    )
+
+
 def show_figure(build: Callable[[], object], alt: Callable[[], str] | str) -> None:
     """Display a figure drawn in every language (see figure_bundle)."""
     from IPython.display import display
