@@ -147,11 +147,14 @@ def update(lang: str) -> int:
         with po.open("rb") as f:
             catalogue = read_po(f)
         drop = [m.id for m in catalogue if m.id and nothing_to_translate(m.id)]
-        if drop or catalogue.obsolete:
-            for msgid in drop:
-                del catalogue[msgid]
-            with po.open("wb") as f:
-                write_po(f, catalogue, width=100, ignore_obsolete=False)
+        for msgid in drop:
+            del catalogue[msgid]
+        # Babel flags "50 % of" as python-format and "{x}" as python-brace-format; Sphinx
+        # formats neither, and `msgfmt --check-format` then rejects a correct translation.
+        for m in catalogue:
+            m.flags -= {"python-format", "python-brace-format"}
+        with po.open("wb") as f:
+            write_po(f, catalogue, width=100, ignore_obsolete=False)
     return 0
 
 
