@@ -180,10 +180,47 @@ def test_translated_page_has_no_english_paragraph(doc):
             or "slides-link" in node.get("class", [])
         ):
             continue
-        text = node.get_text(" ", strip=True)
-        if not CJK.search(text) and not _nothing_to_translate(text):
+        # code (`trace_attention(X, ...)`) and acronyms (MQA, GQA) read the same in both editions
+        text = " ".join(t for t in node.find_all(string=True) if not t.find_parent("code")).strip()
+        if not CJK.search(text) and not _nothing_to_translate(re.sub(r"\b[A-Z][A-Z0-9-]+\b", " ", text)):
             left.append(text[:80])
     assert not left, f"{doc}: English text on the Chinese page: {left[:5]}"
+
+
+UNITS = {"KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB", "ms", "ns", "FP16", "FP32", "BF16"}
+
+
+def _example_words() -> set[str]:
+    """The examples' tokens: the same words in both editions (the sentences are data)."""
+    from attention_steps.examples import i_love, translation
+    from attention_steps.sentence import SENTENCE, tokenize
+
+    return {w.lower() for w in [*tokenize(SENTENCE), *i_love().tokens, *translation().source]}
+
+
+@pytest.mark.parametrize("doc", [d for d in COMPLETE if (ROOT / f"{d}.ipynb").exists()])
+def test_glued_words_on_a_translated_page_are_in_its_language(doc):
+    """A glued value is a number, a unit, a token of the examples, or words glued in every
+    language (i18n.glue_words): never an English phrase in the middle of a Chinese sentence."""
+    import ast
+    import json
+
+    glue = ROOT / "_build" / "jupyter_execute" / f"{doc}.glue.json"
+    if not glue.exists():
+        pytest.fail(f"{glue} is not built: run `bash scripts/build.sh`")
+    values = json.loads(glue.read_text(encoding="utf-8"))
+    used = set(re.findall(r"\{glue:text\}`([^`:]+)", (ROOT / f"{doc}.ipynb").read_text(encoding="utf-8")))
+    allowed = _example_words()
+    english = []
+    for key in sorted(used & set(values)):
+        text = values[key]["data"].get("text/plain", "")
+        if text[:1] in "'\"" and text[-1:] == text[:1]:
+            text = ast.literal_eval(text)  # a glued string is stored as its repr
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z']+", text) if w not in UNITS and w.lower() not in allowed]
+        said = (values[key].get("metadata", {}).get("attention_steps/i18n") or {}).get("text/plain") or {}
+        if words and not (LANG in said and CJK.search(said[LANG])):
+            english.append(f"{key} = {text}")
+    assert not english, f"{doc}: English words glued into the Chinese page (use i18n.glue_words): {english}"
 
 
 def test_untranslated_chinese_pages_say_so():
