@@ -645,3 +645,18 @@ def test_the_language_is_read_when_the_feedback_is_made_not_at_import(monkeypatc
     assert f"提示：{_(hint)}" in str(check("6.1", 1))
     i18n.set_language("en")
     assert f"Hint: {hint}" in str(check("6.1", 1))
+
+
+# ------------------------------------------------------------------ issue 10's review
+def test_6_4_a_layer_rebuilt_with_2_heads_is_the_books_example():
+    """6.4 asks to split the toy layer into 2 heads: small_layer(num_heads=2) has the same matrices."""
+    from attention_steps.heads import small_layer
+
+    two = small_layer(num_heads=2)
+    feedback = check("6.4", solution("6.4"), layer=two)
+    assert feedback.ok and "differs" not in str(feedback), str(feedback)
+    four_head_scale = registry()["6.4"].mistakes[2]
+    assert "four-head" in four_head_scale.what
+    assert four_head_scale.what in str(check("6.4", four_head_scale.answer(layer=small_layer()), layer=two))
+    other = small_layer(num_heads=2, seed=4)  # other matrices: a changed example, said so
+    assert "differs from the book's example" in str(check("6.4", solution("6.4", layer=other), layer=other))

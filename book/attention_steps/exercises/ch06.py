@@ -18,6 +18,9 @@ FEWER_HEADS = 2
 # 6.4 asks for the weights of this query: the last token, "street" (index 5 in code).
 QUERY = 5
 
+# The chapter's layer has this many heads.
+BOOK_HEADS = small_layer().num_heads
+
 LAYER = {"layer": small_layer}  # the example 6.4 reads: check("6.4", my_row, layer=layer)
 
 register(
@@ -96,7 +99,8 @@ def _row(layer, head=1, divisor=None, query=QUERY):
 
 
 def _row_four_head_scale(layer):
-    return _row(layer, divisor=np.sqrt(head_width(layer.X.shape[1], layer.num_heads)))
+    # the chapter's head count, not the learner's layer's: 6.4 asks them to rebuild it with 2 heads
+    return _row(layer, divisor=np.sqrt(head_width(layer.X.shape[1], BOOK_HEADS)))
 
 
 register(
@@ -105,6 +109,7 @@ register(
         name="a_row",
         expected=_row,
         inputs=LAYER,
+        free=("layer.num_heads",),  # the exercise asks for 2 heads: small_layer(num_heads=2) is the book's example
         mistakes=(
             Mistake(N_("take head 1 (index 0): head 2 is index 1 in code"), lambda layer: _row(layer, head=0)),
             Mistake(

@@ -67,7 +67,9 @@ class Exercise:
 
     `inputs` maps the names of the example's objects (as the notebook calls them) to functions
     giving the book's values; `expected` and every mistake's `answer` take them as keyword
-    arguments. An exercise with no inputs has a fixed answer.
+    arguments. An exercise with no inputs has a fixed answer. `free` names the example's fields
+    the exercise asks the learner to change (6.4: `layer.num_heads`): a learner's example that
+    differs only there is the book's example.
     """
 
     id: str
@@ -77,6 +79,7 @@ class Exercise:
     atol: float = 0.01
     mistakes: tuple[Mistake, ...] = ()
     inputs: Mapping[str, Callable[[], object]] = field(default_factory=dict)
+    free: tuple[str, ...] = ()
 
     def accepts(self, example: Mapping[str, object]) -> None:
         """Raise a TypeError naming the accepted example arguments if `example` has others."""
@@ -102,7 +105,7 @@ class Exercise:
         notes = []
         changed = []
         for name, given in example.items():
-            if _differs(name, given, inputs[name]):
+            if _differs(name, given, inputs[name], free=self.free):
                 changed.append(name)
                 inputs[name] = given
         if changed:
@@ -156,7 +159,8 @@ def _arrays(name: str, value) -> dict[str, np.ndarray]:
         ) from None
 
 
-def _differs(name: str, given, book) -> bool:
+def _differs(name: str, given, book, free: tuple[str, ...] = ()) -> bool:
+    """Whether the learner's example `given` differs from the book's, leaving out the fields in `free`."""
     mine, theirs = _arrays(name, given), _arrays(name, book)
     if mine.keys() != theirs.keys():
         raise TypeError(
@@ -164,7 +168,11 @@ def _differs(name: str, given, book) -> bool:
                 name=name, book=type(book).__name__, type=type(given).__name__
             )
         )
-    return any(mine[k].shape != theirs[k].shape or not np.allclose(mine[k], theirs[k], rtol=0, atol=1e-9) for k in mine)
+    return any(
+        mine[k].shape != theirs[k].shape or not np.allclose(mine[k], theirs[k], rtol=0, atol=1e-9)
+        for k in mine
+        if k not in free
+    )
 
 
 def register(exercise: Exercise) -> Exercise:
