@@ -660,3 +660,15 @@ def test_6_4_a_layer_rebuilt_with_2_heads_is_the_books_example():
     assert four_head_scale.what in str(check("6.4", four_head_scale.answer(layer=small_layer()), layer=two))
     other = small_layer(num_heads=2, seed=4)  # other matrices: a changed example, said so
     assert "differs from the book's example" in str(check("6.4", solution("6.4", layer=other), layer=other))
+
+
+def test_7_3s_hint_gives_head_2s_rows_of_w_o_exactly():
+    from attention_steps import trace_attention
+    from attention_steps.heads import small_layer
+
+    hint = registry()["7.3"].hint
+    assert "rows d_v up to (not including) 2·d_v" in hint and "layer.W_O[d_v : 2 * d_v]" in hint
+    layer = small_layer()
+    t = trace_attention(layer.X, *layer.weights, num_heads=layer.num_heads)
+    d_v = t.d_v
+    np.testing.assert_allclose(t.Y - t.Z_heads[1] @ layer.W_O[d_v : 2 * d_v], solution("7.3"))

@@ -92,7 +92,8 @@ register(
         hint=(
             N_(
                 "Y is the sum of the heads' shares Z⁽ʳ⁾ W^O⁽ʳ⁾. Head 2's share is t.Z_heads[1] (index 1 in code) times "
-                "W^O⁽²⁾, rows d_v to 2·d_v of W^O counting from 0; subtract it from t.Y."
+                "W^O⁽²⁾, rows d_v up to (not including) 2·d_v of W^O counting from 0, layer.W_O[d_v : 2 * d_v] in code; "
+                "subtract it from t.Y."
             )
         ),
     )
