@@ -672,3 +672,13 @@ def test_7_3s_hint_gives_head_2s_rows_of_w_o_exactly():
     t = trace_attention(layer.X, *layer.weights, num_heads=layer.num_heads)
     d_v = t.d_v
     np.testing.assert_allclose(t.Y - t.Z_heads[1] @ layer.W_O[d_v : 2 * d_v], solution("7.3"))
+
+
+def test_10_2s_question_asks_only_what_the_checker_grades():
+    import json
+
+    from conftest import BOOK
+
+    cells = json.loads((BOOK / "10_cross_attention.ipynb").read_text(encoding="utf-8"))["cells"]
+    (question,) = ["".join(c["source"]) for c in cells if "".join(c["source"]).startswith("**10.2**")]
+    assert "?" not in question, question  # the weights are graded; the row is a step towards them
