@@ -7,7 +7,9 @@
 - no wrong answer's feedback contains the expected value, in any of its usual renderings, and the
   feedback's text does not depend on the expected value beyond a direction (too big, too small);
 - a learner's changed example is noticed and used;
-- strings, booleans, ragged lists, a float id, an unknown id or keyword get a message that helps.
+- strings, booleans, ragged lists, a float id, an unknown id or keyword get a message that helps;
+- in Chinese (i18n, issue 11) every line is Chinese and still never shows the expected value: the
+  tests that look for the answer in the feedback run in both languages.
 """
 
 from __future__ import annotations
@@ -20,16 +22,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attention_steps import causal_mask, softmax, softmax_naive
+from attention_steps import causal_mask, i18n, softmax, softmax_naive
 from attention_steps.examples import i_love
 from attention_steps.exercises import ch08, check, registry, solution
 from attention_steps.exercises.ch01 import YOU
 from attention_steps.exercises.ch11 import EX_SCORES
 from attention_steps.exercises.checking import Exercise
+from attention_steps.i18n import _, language
 from attention_steps.sentence import sentence_trace
 
 EXERCISES = sorted(registry(), key=lambda i: [int(part) for part in i.split(".")])
 NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?")
+LANGUAGES = ("en", "zh_CN")
+# the direction of a wrong number, in each language
+TOO_BIG = {"en": "too big", "zh_CN": "太大"}
+TOO_SMALL = {"en": "too small", "zh_CN": "太小"}
+WRONG_SIGN = {"en": "wrong sign", "zh_CN": "符号反了"}
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def renderings(value: float) -> set[str]:
@@ -56,7 +65,8 @@ def allowed_tokens(exercise: Exercise, answer) -> set[str]:
     allowed |= {f"{v:.4g}".lstrip("-") for v in np.ravel(arr)} | {f"{v:,.0f}".lstrip("-") for v in np.ravel(arr)}
     allowed |= {str(i) for i in range(max([arr.size, *arr.shape, 0]) + 2)}
     allowed |= {f"{exercise.atol:g}"}
-    fixed = " ".join([exercise.hint, exercise.name, *(m.what + " " + m.hint for m in exercise.mistakes)])
+    texts = [exercise.hint, exercise.name, *(t for m in exercise.mistakes for t in (m.what, m.hint) if t)]
+    fixed = " ".join(texts + [_(t) for t in texts if t])  # in the current language too
     allowed |= {t.lstrip("-") for t in NUMBER.findall(fixed)}
     return allowed
 
@@ -150,14 +160,17 @@ def test_the_issues_typical_mistakes_are_named(exercise_id, words):
     assert words in feedback, feedback
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("exercise_id", EXERCISES)
-def test_no_wrong_answer_shows_the_expected_value(exercise_id):
-    for answer in wrong_answers(exercise_id):
-        assert not leaked(exercise_id, answer), (exercise_id, answer, str(check(exercise_id, answer)))
+def test_no_wrong_answer_shows_the_expected_value(exercise_id, lang):
+    with language(lang):
+        for answer in wrong_answers(exercise_id):
+            assert not leaked(exercise_id, answer), (exercise_id, answer, str(check(exercise_id, answer)))
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("exercise_id", EXERCISES)
-def test_the_feedback_does_not_depend_on_the_expected_value(exercise_id):
+def test_the_feedback_does_not_depend_on_the_expected_value(exercise_id, lang):
     """Shift the expected answer a little (less than the tolerance, so every verdict and direction stays):
     a feedback that printed anything computed from it would change."""
     exercise = registry()[exercise_id]
@@ -166,13 +179,19 @@ def test_the_feedback_does_not_depend_on_the_expected_value(exercise_id):
     shifted = dataclasses.replace(
         exercise, expected=lambda **kw: np.asarray(exercise.expected(**kw), dtype=float) * factor
     )
-    for answer in wrong_answers(exercise_id):
-        assert str(exercise.check(answer)) == str(shifted.check(answer)), (exercise_id, answer)
+    with language(lang):
+        for answer in wrong_answers(exercise_id):
+            assert str(exercise.check(answer)) == str(shifted.check(answer)), (exercise_id, answer)
 
 
 @settings(max_examples=60)
-@given(exercise_id=st.sampled_from(EXERCISES), data=st.data())
-def test_any_wrong_answer_gets_a_direction_and_no_expected_value(exercise_id, data):
+@given(exercise_id=st.sampled_from(EXERCISES), lang=st.sampled_from(LANGUAGES), data=st.data())
+def test_any_wrong_answer_gets_a_direction_and_no_expected_value(exercise_id, lang, data):
+    with language(lang):
+        _a_wrong_answer_gets_a_direction_and_no_expected_value(exercise_id, lang, data)
+
+
+def _a_wrong_answer_gets_a_direction_and_no_expected_value(exercise_id, lang, data):
     exercise = registry()[exercise_id]
     want = np.asarray(solution(exercise_id), dtype=float)
     scale = max(float(np.abs(want).max()), 1.0)
@@ -185,9 +204,10 @@ def test_any_wrong_answer_gets_a_direction_and_no_expected_value(exercise_id, da
         return
     assert not feedback.ok
     assert not leaked(exercise_id, got), str(feedback)
-    if "the answer you get when you" not in str(feedback) and want.ndim == 0:
-        word = "too big" if got > want else "too small"
-        assert word in str(feedback) or "wrong sign" in str(feedback), str(feedback)
+    named = any(_(m.what) in str(feedback) for m in exercise.mistakes)
+    if not named and want.ndim == 0:
+        word = TOO_BIG[lang] if got > want else TOO_SMALL[lang]
+        assert word in str(feedback) or WRONG_SIGN[lang] in str(feedback), str(feedback)
 
 
 def test_a_wrong_entry_is_named_by_its_code_index_and_its_count_from_1():
@@ -562,3 +582,103 @@ def test_ch11_1_forgetting_to_rescale_is_caught():
     no_rescale = np.exp(EX_SCORES[:2] - EX_SCORES[:2].max()).sum() + np.exp(EX_SCORES[2:] - m).sum()
     feedback = check("11.1", [m, no_rescale])
     assert not feedback.ok and "without rescaling the old ℓ" in str(feedback)
+
+
+# ------------------------------------------------------------------ in Chinese (i18n, issue 11)
+def chinese_lines(feedback) -> list[str]:
+    """The feedback's lines that are not Chinese (each should be: a word of Chinese at least)."""
+    return [line for line in feedback.lines if not CJK.search(line)]
+
+
+@pytest.mark.parametrize("exercise_id", EXERCISES)
+def test_in_chinese_every_verdict_mistake_and_hint_is_chinese(exercise_id):
+    exercise = registry()[exercise_id]
+    with language("zh_CN"):
+        correct = check(exercise_id, solution(exercise_id))
+        assert correct.ok and str(correct).startswith("正确"), str(correct)
+        assert str(check(exercise_id, ...)).startswith("还没有作答")
+        for mistake in exercise.mistakes:
+            feedback = check(exercise_id, mistake.answer(**exercise.book_inputs()))
+            assert _(mistake.what) != mistake.what and _(mistake.what) in str(feedback), str(feedback)
+            assert f"提示：{_(exercise.hint)}" in str(feedback), str(feedback)
+        for answer in wrong_answers(exercise_id):
+            feedback = check(exercise_id, answer)
+            assert not chinese_lines(feedback), (answer, str(feedback))
+            assert "Not quite" not in str(feedback) and "Hint:" not in str(feedback), str(feedback)
+
+
+def test_in_chinese_a_wrong_entry_is_named_with_its_direction():
+    wrong = np.array(solution("1.1"), dtype=float)
+    wrong[1, 2] += 2
+    with language("zh_CN"):
+        feedback = str(check("1.1", wrong))
+        assert f"代码中的 V[1, 2]（从 1 数起是元素 (2, 3)） 是 {wrong[1, 2]:g}：太大了。" in feedback, feedback
+        wrong[1, 2] -= 4
+        assert "太小了" in str(check("1.1", wrong))
+        assert "符号反了" in str(check("11.2", -float(solution("11.2")) - 1))
+        share = str(check("8.1", np.zeros(4) + 5))
+        assert "z_it 中来自“animal”的部分的元素 1（代码中为 [0]）" in share, share
+
+
+def test_in_chinese_bad_input_and_a_changed_example_are_explained():
+    ex = i_love()
+    with language("zh_CN"):
+        assert str(check("1.1", "1024")).startswith("不是数：你的答案（V）是字符串 '1024'")
+        assert "在 [0][2] 处是布尔值 True" in str(check("1.1", [[1, 0, True], [0, 1, 0]]))
+        assert "参差不齐" in str(check("1.1", [[1, 0, 1], [0, 1]]))
+        assert "应当是一个 2 × 3 的矩阵" in str(check("1.1", np.zeros((3, 2))))
+        mine = dataclasses.replace(ex, W_V=ex.W_V * 2)
+        assert "你的 ex 与书中的示例不同" in str(check("1.1", mine.X @ mine.W_V, ex=mine))
+        with pytest.raises(TypeError, match="exercise_id 必须是加了引号的字符串"):
+            check(3.1, [1, 2])
+        with pytest.raises(KeyError, match="不是一道练习"):
+            check("99.9", 0)
+
+
+def test_the_language_is_read_when_the_feedback_is_made_not_at_import(monkeypatch):
+    """The hints are defined at import (N_), translated when shown: set_language later still applies."""
+    monkeypatch.delenv(i18n.ENV, raising=False)
+    hint = registry()["6.1"].hint
+    assert f"Hint: {hint}" in str(check("6.1", 1))
+    monkeypatch.setattr(i18n, "_current", [])
+    i18n.set_language("zh_CN")
+    assert f"提示：{_(hint)}" in str(check("6.1", 1))
+    i18n.set_language("en")
+    assert f"Hint: {hint}" in str(check("6.1", 1))
+
+
+# ------------------------------------------------------------------ issue 10's review
+def test_6_4_a_layer_rebuilt_with_2_heads_is_the_books_example():
+    """6.4 asks to split the toy layer into 2 heads: small_layer(num_heads=2) has the same matrices."""
+    from attention_steps.heads import small_layer
+
+    two = small_layer(num_heads=2)
+    feedback = check("6.4", solution("6.4"), layer=two)
+    assert feedback.ok and "differs" not in str(feedback), str(feedback)
+    four_head_scale = registry()["6.4"].mistakes[2]
+    assert "four-head" in four_head_scale.what
+    assert four_head_scale.what in str(check("6.4", four_head_scale.answer(layer=small_layer()), layer=two))
+    other = small_layer(num_heads=2, seed=4)  # other matrices: a changed example, said so
+    assert "differs from the book's example" in str(check("6.4", solution("6.4", layer=other), layer=other))
+
+
+def test_7_3s_hint_gives_head_2s_rows_of_w_o_exactly():
+    from attention_steps import trace_attention
+    from attention_steps.heads import small_layer
+
+    hint = registry()["7.3"].hint
+    assert "rows d_v up to (not including) 2·d_v" in hint and "layer.W_O[d_v : 2 * d_v]" in hint
+    layer = small_layer()
+    t = trace_attention(layer.X, *layer.weights, num_heads=layer.num_heads)
+    d_v = t.d_v
+    np.testing.assert_allclose(t.Y - t.Z_heads[1] @ layer.W_O[d_v : 2 * d_v], solution("7.3"))
+
+
+def test_10_2s_question_asks_only_what_the_checker_grades():
+    import json
+
+    from conftest import BOOK
+
+    cells = json.loads((BOOK / "10_cross_attention.ipynb").read_text(encoding="utf-8"))["cells"]
+    (question,) = ["".join(c["source"]) for c in cells if "".join(c["source"]).startswith("**10.2**")]
+    assert "?" not in question, question  # the weights are graded; the row is a step towards them

@@ -29,8 +29,8 @@ def _strings_in_code() -> set[str]:
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         sources += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     for text in sources:
-        # join adjacent literals inside _( ... ) so multi-line messages are found whole
-        for m in re.finditer(r"(?<!\w)_\(\s*((?:(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
+        # join adjacent literals inside _( ... ) or N_( ... ) so multi-line messages are found whole
+        for m in re.finditer(r"(?<!\w)N?_\(\s*((?:(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
             parts = re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", m.group(1))
             found.add("".join(a or b for a, b in parts).replace('\\"', '"').replace("\\'", "'"))
     for js in (BOOK / "attention_steps" / "explorers" / "js").glob("*.js"):

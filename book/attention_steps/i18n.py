@@ -9,6 +9,9 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see the README):
 - The catalogues are ``attention_steps/locale/<lang>/*.po`` (standard gettext .po
   files, inside the package so that a pip-installed package has them too), one file
   per area (figures, explorers, checker), read together as one catalogue.
+- Text defined at import time and shown later (the exercises' hints and named
+  mistakes) is marked with ``N_()`` where it is written and passed through
+  ``_()`` where it is shown.
 - The current language is ``$ATTENTION_LANG`` (``zh_CN`` or ``en``, default ``en``),
   or ``set_language("zh_CN")`` in a notebook, or ``with language("zh_CN"): ...``.
 - JavaScript (the explorers) gets every language's strings at once in its data,
@@ -149,6 +152,14 @@ def read_catalogue(lang: str) -> dict[str, tuple[str, bool]]:
 def _(message: str) -> str:
     """`message` (English) in the current language; English when not translated."""
     return catalogue(current()).get(message, message)
+
+
+def N_(message: str) -> str:
+    """Mark `message` for translation where it is defined and return it unchanged (gettext's
+    ``gettext_noop``): for text kept in data at import time, such as the exercises' hints,
+    and translated with ``_()`` where it is shown, so it follows a language set later.
+    tests/test_i18n_core.py finds the strings in ``N_()`` as it finds those in ``_()``."""
+    return message
 
 
 def for_javascript() -> dict:

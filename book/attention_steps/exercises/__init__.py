@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from ..i18n import _
 from .checking import Exercise, Feedback, Mistake, check_answer, register, registry
 
 
@@ -23,14 +24,20 @@ def _exercise(exercise_id):
     if isinstance(exercise_id, bool) or not isinstance(exercise_id, str):
         if isinstance(exercise_id, (int, float)) and not isinstance(exercise_id, bool):
             raise TypeError(
-                f'exercise_id must be a string in quotes, like check("{exercise_id!r}", ...); got the number '
-                f"{exercise_id!r} ({type(exercise_id).__name__}), and a number cannot tell 3.1 from 3.10"
+                _(
+                    'exercise_id must be a string in quotes, like check("{id}", ...); got the number {id} ({type}), '
+                    "and a number cannot tell 3.1 from 3.10"
+                ).format(id=repr(exercise_id), type=type(exercise_id).__name__)
             )
         raise TypeError(
-            f'exercise_id must be a string such as "3.1"; got {exercise_id!r} ({type(exercise_id).__name__})'
+            _('exercise_id must be a string such as "3.1"; got {value} ({type})').format(
+                value=repr(exercise_id), type=type(exercise_id).__name__
+            )
         )
     if exercise_id.strip() not in exercises:
-        raise KeyError(f"exercise_id {exercise_id!r} is not an exercise; known exercises: {known}")
+        raise KeyError(
+            _("exercise_id {id} is not an exercise; known exercises: {known}").format(id=repr(exercise_id), known=known)
+        )
     return exercises[exercise_id.strip()]
 
 

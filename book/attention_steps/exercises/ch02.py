@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import projection, scores
+from ..i18n import N_
 from .ch01 import EX, YOU
 from .checking import Exercise, Mistake, register
 
@@ -26,18 +27,20 @@ register(
         inputs=EX,
         mistakes=(
             Mistake(
-                'use the queries of "I" and "love" instead of their keys (q_you Qᵀ)',
+                N_('use the queries of "I" and "love" instead of their keys (q_you Qᵀ)'),
                 lambda ex: scores(_q_you(ex), projection(ex.X, ex.W_Q))[0],
             ),
             Mistake(
-                'use the key of "you" with the queries (k_you Qᵀ), the other way round',
+                N_('use the key of "you" with the queries (k_you Qᵀ), the other way round'),
                 lambda ex: scores(projection(YOU[None, :], ex.W_K), projection(ex.X, ex.W_Q))[0],
             ),
-            Mistake("use x_you Xᵀ, the raw embeddings without W_Q and W_K", lambda ex: YOU @ ex.X.T),
+            Mistake(N_("use x_you Xᵀ, the raw embeddings without W_Q and W_K"), lambda ex: YOU @ ex.X.T),
         ),
         hint=(
-            "The new token's query q_you (exercise 1.2) meets every key: its scores are q_you · k_I and "
-            "q_you · k_love, one number per key, i.e. q_you Kᵀ. Multiply entry by entry and add."
+            N_(
+                "The new token's query q_you (exercise 1.2) meets every key: its scores are q_you · k_I and "
+                "q_you · k_love, one number per key, i.e. q_you Kᵀ. Multiply entry by entry and add."
+            )
         ),
     )
 )
@@ -50,17 +53,19 @@ register(
         inputs=EX,
         mistakes=(
             Mistake(
-                "compute Q Kᵀ with the book's W_K: the exercise sets W_K = W_Q",
+                N_("compute Q Kᵀ with the book's W_K: the exercise sets W_K = W_Q"),
                 lambda ex: scores(projection(ex.X, ex.W_Q), projection(ex.X, ex.W_K)),
             ),
             Mistake(
-                "compute Qᵀ Q (3 × 3) instead of Q Qᵀ (2 × 2)",
+                N_("compute Qᵀ Q (3 × 3) instead of Q Qᵀ (2 × 2)"),
                 lambda ex: projection(ex.X, ex.W_Q).T @ projection(ex.X, ex.W_Q),
             ),
         ),
         hint=(
-            "If W_K were W_Q, every key would equal its token's query, so the scores become Q Qᵀ: "
-            "entry (i, j) is q_i · q_j. Notice what happens to entries (1, 2) and (2, 1), i.e. [0, 1] and [1, 0] in code."
+            N_(
+                "If W_K were W_Q, every key would equal its token's query, so the scores become Q Qᵀ: "
+                "entry (i, j) is q_i · q_j. Notice what happens to entries (1, 2) and (2, 1), i.e. [0, 1] and [1, 0] in code."
+            )
         ),
     )
 )
@@ -78,11 +83,15 @@ register(
         expected=_QK3,
         inputs=EX,
         mistakes=(
-            Mistake("compute K Qᵀ: row i should hold token i's query against every key (Q Kᵀ)", lambda ex: _QK3(ex).T),
+            Mistake(
+                N_("compute K Qᵀ: row i should hold token i's query against every key (Q Kᵀ)"), lambda ex: _QK3(ex).T
+            ),
         ),
         hint=(
-            'Add "you" as a third row of X, so Q and K get a third row each and QKᵀ becomes 3 × 3. '
-            "Entry (i, j) is q_i · k_j; the top-left 2 × 2 block is the source article's matrix, unchanged."
+            N_(
+                'Add "you" as a third row of X, so Q and K get a third row each and QKᵀ becomes 3 × 3. '
+                "Entry (i, j) is q_i · k_j; the top-left 2 × 2 block is the source article's matrix, unchanged."
+            )
         ),
     )
 )

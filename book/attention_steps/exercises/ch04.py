@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import softmax
+from ..i18n import N_
 from ..scaling import softmax_jacobian
 from .ch01 import EX
 from .ch03 import new_scaled, new_scores
@@ -24,17 +25,19 @@ register(
         inputs=EX,
         mistakes=(
             Mistake(
-                "take the softmax of the raw scores q_new Kᵀ, without dividing by √d_k",
+                N_("take the softmax of the raw scores q_new Kᵀ, without dividing by √d_k"),
                 lambda ex: softmax(new_scores(ex)),
             ),
-            Mistake("divide the scores by d_k instead of √d_k", lambda ex: softmax(new_scaled(ex, ex.W_Q.shape[1]))),
             Mistake(
-                "divide the scaled scores by their sum without exponentiating them",
+                N_("divide the scores by d_k instead of √d_k"), lambda ex: softmax(new_scaled(ex, ex.W_Q.shape[1]))
+            ),
+            Mistake(
+                N_("divide the scaled scores by their sum without exponentiating them"),
                 lambda ex: new_scaled(ex) / new_scaled(ex).sum(),
             ),
-            Mistake("exponentiate without dividing by the sum", lambda ex: np.exp(new_scaled(ex))),
+            Mistake(N_("exponentiate without dividing by the sum"), lambda ex: np.exp(new_scaled(ex))),
         ),
-        hint="Start from s_new of exercise 3.1: exponentiate each of its entries, then divide each by their sum.",
+        hint=N_("Start from s_new of exercise 3.1: exponentiate each of its entries, then divide each by their sum."),
     )
 )
 
@@ -45,11 +48,13 @@ register(
         expected=lambda: softmax(np.array(SMALL_SCORES)),
         mistakes=(
             Mistake(
-                "subtract the maximum but forget to divide by the sum",
+                N_("subtract the maximum but forget to divide by the sum"),
                 lambda: np.exp(np.array(SMALL_SCORES) - max(SMALL_SCORES)),
             ),
         ),
-        hint="Subtract the largest score from every score first (softmax does not change), then exponentiate and normalise.",
+        hint=N_(
+            "Subtract the largest score from every score first (softmax does not change), then exponentiate and normalise."
+        ),
     )
 )
 
@@ -59,16 +64,18 @@ register(
         name="J",
         expected=lambda: softmax_jacobian(np.array(JACOBIAN_A)),
         mistakes=(
-            Mistake("compute aaᵀ − diag(a): every sign is flipped", lambda: -softmax_jacobian(np.array(JACOBIAN_A))),
             Mistake(
-                "keep only the diagonal a_j(1 − a_j) and forget the off-diagonal −a_i a_j",
+                N_("compute aaᵀ − diag(a): every sign is flipped"), lambda: -softmax_jacobian(np.array(JACOBIAN_A))
+            ),
+            Mistake(
+                N_("keep only the diagonal a_j(1 − a_j) and forget the off-diagonal −a_i a_j"),
                 lambda: np.diag(np.array(JACOBIAN_A) * (1 - np.array(JACOBIAN_A))),
             ),
             Mistake(
-                "use diag(a) − a without the outer product: a row of a is subtracted, not aaᵀ",
+                N_("use diag(a) − a without the outer product: a row of a is subtracted, not aaᵀ"),
                 lambda: np.diag(JACOBIAN_A) - np.array(JACOBIAN_A)[None, :],
             ),
         ),
-        hint="J = diag(a) − aaᵀ: diagonal entries a_j(1 − a_j), off-diagonal entries −a_i a_j.",
+        hint=N_("J = diag(a) − aaᵀ: diagonal entries a_j(1 − a_j), off-diagonal entries −a_i a_j."),
     )
 )

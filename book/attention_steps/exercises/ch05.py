@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import projection, softmax, weighted_sum
+from ..i18n import N_
 from .ch01 import EX
 from .ch03 import new_scaled, new_scores
 from .checking import Exercise, Mistake, register
@@ -36,21 +37,23 @@ register(
         expected=lambda ex: weighted_sum(softmax(new_scaled(ex))[None, :], _values(ex))[0],
         inputs=EX,
         mistakes=(
-            Mistake("mix the embeddings X instead of the values V = X W_V", lambda ex: softmax(new_scaled(ex)) @ ex.X),
             Mistake(
-                "mix the values with the scores instead of the weights (no softmax)",
+                N_("mix the embeddings X instead of the values V = X W_V"), lambda ex: softmax(new_scaled(ex)) @ ex.X
+            ),
+            Mistake(
+                N_("mix the values with the scores instead of the weights (no softmax)"),
                 lambda ex: new_scaled(ex) @ _values(ex),
             ),
             Mistake(
-                "use weights from unscaled scores (no ÷ √d_k before the softmax)",
+                N_("use weights from unscaled scores (no ÷ √d_k before the softmax)"),
                 lambda ex: softmax(new_scores(ex)) @ _values(ex),
             ),
             Mistake(
-                "put each weight on the other token's value row (the weights in reverse order)",
+                N_("put each weight on the other token's value row (the weights in reverse order)"),
                 lambda ex: softmax(new_scaled(ex))[::-1] @ _values(ex),
             ),
         ),
-        hint="z_new = a_1 v_I + a_2 v_love with the weights a of exercise 4.1 and the value rows of V (chapter 1).",
+        hint=N_("z_new = a_1 v_I + a_2 v_love with the weights a of exercise 4.1 and the value rows of V (chapter 1)."),
     )
 )
 
@@ -60,10 +63,10 @@ register(
         name="z",
         expected=lambda: weighted_sum(A_ROW[None, :], V_THREE)[0],
         mistakes=(
-            Mistake("average the value rows without the weights", lambda: V_THREE.mean(axis=0)),
-            Mistake("add the value rows without the weights", lambda: V_THREE.sum(axis=0)),
+            Mistake(N_("average the value rows without the weights"), lambda: V_THREE.mean(axis=0)),
+            Mistake(N_("add the value rows without the weights"), lambda: V_THREE.sum(axis=0)),
         ),
-        hint="z = 0.5·v_1 + 0.25·v_2 + 0.25·v_3, column by column.",
+        hint=N_("z = 0.5·v_1 + 0.25·v_2 + 0.25·v_3, column by column."),
     )
 )
 
@@ -75,9 +78,10 @@ register(
         inputs=EX,
         mistakes=(
             Mistake(
-                'give the weight on "I" (1 − a) instead of the weight on "love"', lambda ex: 1 - _weight_for_target(ex)
+                N_('give the weight on "I" (1 − a) instead of the weight on "love"'),
+                lambda ex: 1 - _weight_for_target(ex),
             ),
         ),
-        hint="z_I = (1 − a)·v_I + a·v_love; write out its column 2 with the numbers of V and solve for a.",
+        hint=N_("z_I = (1 − a)·v_I + a·v_love; write out its column 2 with the numbers of V and solve for a."),
     )
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import trace_attention
+from ..i18n import N_
 from ..parameters import parameter_count
 from .ch06 import BERT_D_MODEL, BERT_H, LAYER
 from .checking import Exercise, Mistake, register
@@ -16,17 +17,17 @@ register(
         expected=lambda: parameter_count(_D, BERT_H).weights,
         atol=0.5,
         mistakes=(
-            Mistake("forget W^O: W_Q, W_K and W_V are three of the four matrices", lambda: 3 * _D**2),
+            Mistake(N_("forget W^O: W_Q, W_K and W_V are three of the four matrices"), lambda: 3 * _D**2),
             Mistake(
-                "count one head's matrices (d_model × d_k) instead of the whole layer's",
+                N_("count one head's matrices (d_model × d_k) instead of the whole layer's"),
                 lambda: 4 * _D * (_D // BERT_H),
             ),
             Mistake(
-                "multiply by the number of heads: the heads share the d_model columns, they do not add weights",
+                N_("multiply by the number of heads: the heads share the d_model columns, they do not add weights"),
                 lambda: BERT_H * 4 * _D**2,
             ),
         ),
-        hint="W_Q, W_K, W_V and W^O are each d_model × d_model, whatever the number of heads.",
+        hint=N_("W_Q, W_K, W_V and W^O are each d_model × d_model, whatever the number of heads."),
     )
 )
 
@@ -37,13 +38,16 @@ register(
         expected=lambda: parameter_count(_D, BERT_H, bias=True).total,
         atol=0.5,
         mistakes=(
-            Mistake("leave the biases out: that is exercise 7.1's answer", lambda: parameter_count(_D, BERT_H).weights),
-            Mistake("give W^O no bias: every projection, W^O included, has one", lambda: 4 * _D**2 + 3 * _D),
             Mistake(
-                "give each bias d_model × d_model entries: a bias has one entry per output column", lambda: 8 * _D**2
+                N_("leave the biases out: that is exercise 7.1's answer"), lambda: parameter_count(_D, BERT_H).weights
+            ),
+            Mistake(N_("give W^O no bias: every projection, W^O included, has one"), lambda: 4 * _D**2 + 3 * _D),
+            Mistake(
+                N_("give each bias d_model × d_model entries: a bias has one entry per output column"),
+                lambda: 8 * _D**2,
             ),
         ),
-        hint="Add one bias per output column of W_Q, W_K, W_V and W^O.",
+        hint=N_("Add one bias per output column of W_Q, W_K, W_V and W^O."),
     )
 )
 
@@ -68,22 +72,29 @@ register(
         expected=_without_head,
         inputs=LAYER,
         mistakes=(
-            Mistake("switch off head 3 (index 2): head 2 is index 1 in code", lambda layer: _without_head(layer, 2)),
-            Mistake("switch off head 1 (index 0): head 2 is index 1 in code", lambda layer: _without_head(layer, 0)),
             Mistake(
-                "forget W^O: you dropped head 2's columns from Z_cat, but Y = Z_cat W^O",
+                N_("switch off head 3 (index 2): head 2 is index 1 in code"), lambda layer: _without_head(layer, 2)
+            ),
+            Mistake(
+                N_("switch off head 1 (index 0): head 2 is index 1 in code"), lambda layer: _without_head(layer, 0)
+            ),
+            Mistake(
+                N_("forget W^O: you dropped head 2's columns from Z_cat, but Y = Z_cat W^O"),
                 lambda layer: _without_head(layer, project=False),
             ),
             Mistake(
-                "give head 2's share Z⁽²⁾ W^O⁽²⁾ instead of Y without it",
+                N_("give head 2's share Z⁽²⁾ W^O⁽²⁾ instead of Y without it"),
                 lambda layer: (
                     trace_attention(layer.X, *layer.weights, num_heads=layer.num_heads).Y - _without_head(layer)
                 ),
             ),
         ),
         hint=(
-            "Y is the sum of the heads' shares Z⁽ʳ⁾ W^O⁽ʳ⁾. Head 2's share is t.Z_heads[1] (index 1 in code) times "
-            "W^O⁽²⁾, rows d_v to 2·d_v of W^O counting from 0; subtract it from t.Y."
+            N_(
+                "Y is the sum of the heads' shares Z⁽ʳ⁾ W^O⁽ʳ⁾. Head 2's share is t.Z_heads[1] (index 1 in code) times "
+                "W^O⁽²⁾, rows d_v up to (not including) 2·d_v of W^O counting from 0, layer.W_O[d_v : 2 * d_v] in code; "
+                "subtract it from t.Y."
+            )
         ),
     )
 )

@@ -4,6 +4,7 @@ sentence and on the cost of the n × n attention matrix."""
 from __future__ import annotations
 
 from ..costs import attention_bytes, stage_costs
+from ..i18n import N_
 from ..sentence import sentence_trace
 from .checking import Exercise, Mistake, register
 
@@ -25,31 +26,36 @@ def _share(head, i=I_IT, j=J_ANIMAL):
 register(
     Exercise(
         id="8.1",
-        name='the share of "animal" in z_it',
+        name=N_('the share of "animal" in z_it'),
         expected=_share,
         inputs=HEAD,
         mistakes=(
             Mistake(
-                'use a_animal,it (the weight "animal" gives "it") instead of a_it,animal: '
-                "the row is the query, the column the key",
+                N_(
+                    'use a_animal,it (the weight "animal" gives "it") instead of a_it,animal: '
+                    "the row is the query, the column the key"
+                ),
                 lambda head: head.A[J_ANIMAL, I_IT] * head.V[J_ANIMAL],
             ),
             Mistake(
-                "count the tokens from 1 in code: tokens.index(...) already gives the code index",
+                N_("count the tokens from 1 in code: tokens.index(...) already gives the code index"),
                 lambda head: head.A[I_IT + 1, J_ANIMAL + 1] * head.V[J_ANIMAL + 1],
             ),
             Mistake(
-                'give the whole output z_it: the question asks for the part that comes from "animal"',
+                N_('give the whole output z_it: the question asks for the part that comes from "animal"'),
                 lambda head: head.Z[I_IT],
             ),
-            Mistake("forget the weight: v_animal alone is not its share", lambda head: head.V[J_ANIMAL]),
+            Mistake(N_("forget the weight: v_animal alone is not its share"), lambda head: head.V[J_ANIMAL]),
             Mistake(
-                "use head 2 (t.head(1)): head 1 is t.head(0) in code", lambda head: _share(sentence_trace()[1].head(1))
+                N_("use head 2 (t.head(1)): head 1 is t.head(0) in code"),
+                lambda head: _share(sentence_trace()[1].head(1)),
             ),
         ),
         hint=(
-            'z_it = Σ_j a_it,j v_j. The term for "animal" is the weight of row "it", column "animal" of head.A '
-            'times the value row of "animal" in head.V: use tokens.index(...) for both indices.'
+            N_(
+                'z_it = Σ_j a_it,j v_j. The term for "animal" is the weight of row "it", column "animal" of head.A '
+                'times the value row of "animal" in head.V: use tokens.index(...) for both indices.'
+            )
         ),
     )
 )
@@ -57,22 +63,23 @@ register(
 register(
     Exercise(
         id="8.2",
-        name="the memory in MiB",
+        name=N_("the memory in MiB"),
         expected=lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / MIB,
         atol=0.5,
         mistakes=(
             Mistake(
-                "divide by 10⁶ (MB) instead of 2²⁰ = 1,048,576 (MiB)",
+                N_("divide by 10⁶ (MB) instead of 2²⁰ = 1,048,576 (MiB)"),
                 lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / 1e6,
             ),
             Mistake(
-                "count 2 bytes per entry (FP16) instead of FP32's 4", lambda: attention_bytes(MEMORY_N, "FP16") / MIB
+                N_("count 2 bytes per entry (FP16) instead of FP32's 4"),
+                lambda: attention_bytes(MEMORY_N, "FP16") / MIB,
             ),
-            Mistake("give bytes, not MiB", lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION)),
-            Mistake("give GiB (÷ 2³⁰), not MiB", lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / 2**30),
-            Mistake("count entries, not bytes (forgot the 4 bytes per entry)", lambda: MEMORY_N**2 / MIB),
+            Mistake(N_("give bytes, not MiB"), lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION)),
+            Mistake(N_("give GiB (÷ 2³⁰), not MiB"), lambda: attention_bytes(MEMORY_N, MEMORY_PRECISION) / 2**30),
+            Mistake(N_("count entries, not bytes (forgot the 4 bytes per entry)"), lambda: MEMORY_N**2 / MIB),
         ),
-        hint="The matrix has n × n entries; at FP32 each takes 4 bytes. Divide the bytes by 2**20 to get MiB.",
+        hint=N_("The matrix has n × n entries; at FP32 each takes 4 bytes. Divide the bytes by 2**20 to get MiB."),
     )
 )
 
@@ -84,27 +91,29 @@ def _scores_count(n=SCORES_N, d=SCORES_D):
 register(
     Exercise(
         id="8.3",
-        name="the multiply-adds of QKᵀ",
+        name=N_("the multiply-adds of QKᵀ"),
         expected=_scores_count,
         atol=0.5,
         mistakes=(
             Mistake(
-                "count floating-point operations (a multiply and an add each): the question counts multiply-adds",
+                N_("count floating-point operations (a multiply and an add each): the question counts multiply-adds"),
                 lambda: 2 * _scores_count(),
             ),
             Mistake(
-                "count one head of width d/h only: the h heads together do the full count",
+                N_("count one head of width d/h only: the h heads together do the full count"),
                 lambda: _scores_count() / SCORES_H,
             ),
             Mistake(
-                "forget the length d of each dot product: n × n is the number of scores, not the work",
+                N_("forget the length d of each dot product: n × n is the number of scores, not the work"),
                 lambda: SCORES_N**2,
             ),
-            Mistake("count n · d², the cost of a projection, not of QKᵀ", lambda: SCORES_N * SCORES_D**2),
+            Mistake(N_("count n · d², the cost of a projection, not of QKᵀ"), lambda: SCORES_N * SCORES_D**2),
         ),
         hint=(
-            "Q is n × d and Kᵀ is d × n: each of the n × n scores is a dot product of length d, "
-            "which takes d multiply-adds."
+            N_(
+                "Q is n × d and Kᵀ is d × n: each of the n × n scores is a dot product of length d, "
+                "which takes d multiply-adds."
+            )
         ),
     )
 )

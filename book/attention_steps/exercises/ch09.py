@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import softmax
+from ..i18n import N_
 from ..masks import causal_mask, masked_softmax
 from ..multihead import trace_attention
 from .ch01 import EX
@@ -36,20 +37,24 @@ register(
         expected=lambda: masked_softmax(EX1_S, causal_mask(3)),
         mistakes=(
             Mistake(
-                "mask after the softmax: zeroing weights afterwards leaves rows that no longer sum to 1; "
-                "set the masked scores to −∞ before the softmax",
+                N_(
+                    "mask after the softmax: zeroing weights afterwards leaves rows that no longer sum to 1; "
+                    "set the masked scores to −∞ before the softmax"
+                ),
                 lambda: _after_softmax(EX1_S),
             ),
             Mistake(
-                "keep the upper triangle: token i may see keys 1 … i, the diagonal and below",
+                N_("keep the upper triangle: token i may see keys 1 … i, the diagonal and below"),
                 lambda: masked_softmax(EX1_S, causal_mask(3).T),
             ),
-            Mistake("forget the mask", lambda: softmax(EX1_S)),
-            Mistake("take the softmax down each column instead of along each row", lambda: _down_columns(EX1_S)),
+            Mistake(N_("forget the mask"), lambda: softmax(EX1_S)),
+            Mistake(N_("take the softmax down each column instead of along each row"), lambda: _down_columns(EX1_S)),
         ),
         hint=(
-            "Token i keeps only the scores of keys 1 … i. Token 1 (row A[0] in code) has one score; "
-            "token 2 (A[1]) is the softmax of its first two scores; the entries above the diagonal are exactly 0."
+            N_(
+                "Token i keeps only the scores of keys 1 … i. Token 1 (row A[0] in code) has one score; "
+                "token 2 (A[1]) is the softmax of its first two scores; the entries above the diagonal are exactly 0."
+            )
         ),
     )
 )
@@ -68,15 +73,17 @@ register(
         expected=_causal_Z,
         inputs=EX,
         mistakes=(
-            Mistake("forget the mask: this is chapter 5's Z", lambda ex: _causal_Z(ex, "none")),
+            Mistake(N_("forget the mask: this is chapter 5's Z"), lambda ex: _causal_Z(ex, "none")),
             Mistake(
-                "mask the lower triangle: the first token may see only itself, the last sees everything",
+                N_("mask the lower triangle: the first token may see only itself, the last sees everything"),
                 lambda ex: _causal_Z(ex, "upper"),
             ),
         ),
         hint=(
-            '"I" may only attend to itself, so its weights are [1, 0]. "love" sees both tokens, '
-            "as it did without the mask. Then Z = A V with V = X W_V."
+            N_(
+                '"I" may only attend to itself, so its weights are [1, 0]. "love" sees both tokens, '
+                "as it did without the mask. Then Z = A V with V = X W_V."
+            )
         ),
     )
 )
@@ -84,21 +91,25 @@ register(
 register(
     Exercise(
         id="9.3",
-        name="the number of zero weights",
+        name=N_("the number of zero weights"),
         expected=lambda: int((~causal_mask(ZEROS_N)).sum()),
         atol=0.5,
         mistakes=(
             Mistake(
-                "count the weights the mask keeps (the diagonal and below), not the zeros",
+                N_("count the weights the mask keeps (the diagonal and below), not the zeros"),
                 lambda: ZEROS_N * (ZEROS_N + 1) // 2,
             ),
             Mistake(
-                "forget to halve: the strict upper triangle is half of the n² − n off-diagonal entries",
+                N_("forget to halve: the strict upper triangle is half of the n² − n off-diagonal entries"),
                 lambda: ZEROS_N * (ZEROS_N - 1),
             ),
-            Mistake("count all n² entries", lambda: ZEROS_N**2),
-            Mistake("take half of n²: the diagonal is kept, so the zeros are fewer than half", lambda: ZEROS_N**2 // 2),
+            Mistake(N_("count all n² entries"), lambda: ZEROS_N**2),
+            Mistake(
+                N_("take half of n²: the diagonal is kept, so the zeros are fewer than half"), lambda: ZEROS_N**2 // 2
+            ),
         ),
-        hint="The mask keeps the diagonal and everything below it; the zeros are the entries strictly above the diagonal.",
+        hint=N_(
+            "The mask keeps the diagonal and everything below it; the zeros are the entries strictly above the diagonal."
+        ),
     )
 )

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..core import softmax
 from ..examples import translation
+from ..i18n import N_
 from ..multihead import multi_head_attention
 from .checking import Exercise, Mistake, register
 
@@ -29,23 +30,25 @@ def _shape_of_A(order=(0, 1, 2)):
 register(
     Exercise(
         id="10.1",
-        name="the shape of A",
+        name=N_("the shape of A"),
         expected=_shape_of_A,
         atol=0.5,
         mistakes=(
             Mistake(
-                "swap rows and columns: a row per query (decoder), a column per key (source)",
+                N_("swap rows and columns: a row per query (decoder), a column per key (source)"),
                 lambda: _shape_of_A((0, 2, 1)),
             ),
             Mistake(
-                "make A square: in cross-attention the queries and keys come from different sequences",
+                N_("make A square: in cross-attention the queries and keys come from different sequences"),
                 lambda: np.array([SHAPE_H, SHAPE_N_Q, SHAPE_N_Q]),
             ),
-            Mistake("give one head's matrix: A has one per head", lambda: _shape_of_A((1, 2))),
+            Mistake(N_("give one head's matrix: A has one per head"), lambda: _shape_of_A((1, 2))),
         ),
         hint=(
-            "A has one matrix per head; in each, a row per query (from the decoder) and a column per "
-            "key (from the encoder). Write it as (heads, rows, columns)."
+            N_(
+                "A has one matrix per head; in each, a row per query (from the decoder) and a column per "
+                "key (from the encoder). Write it as (heads, rows, columns)."
+            )
         ),
     )
 )
@@ -71,7 +74,7 @@ def _ROW_OF_MAO(t):  # the row that reads 猫
 def _reads_mao(answer):
     """The slip 10.2 and 10.3 share: `answer` computed at the row that reads 猫, not the one that predicts it."""
     return Mistake(
-        "use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱",
+        N_("use the row that reads 猫: the query that predicts 猫 sits one position before it, at 爱"),
         lambda t: answer(t, row=_ROW_OF_MAO(t)),
     )
 
@@ -79,25 +82,27 @@ def _reads_mao(answer):
 register(
     Exercise(
         id="10.2",
-        name="the weights of the query that predicts 猫 (māo)",
+        name=N_("the weights of the query that predicts 猫 (māo)"),
         expected=_weights,
         inputs=EXAMPLE,
         mistakes=(
             _reads_mao(_weights),
             Mistake(
-                'keep the book\'s source order: with the source reversed the keys are "cats", "love", "I"',
+                N_('keep the book\'s source order: with the source reversed the keys are "cats", "love", "I"'),
                 lambda t: _weights(t, source=slice(None)),
             ),
-            Mistake("forget to divide the scores by √d_k", lambda t: _weights(t, scaled=False)),
+            Mistake(N_("forget to divide the scores by √d_k"), lambda t: _weights(t, scaled=False)),
             Mistake(
-                "take the softmax down a column (over the decoder positions) instead of along the row",
+                N_("take the softmax down a column (over the decoder positions) instead of along the row"),
                 lambda t: _weights(t, axis=0),
             ),
         ),
         hint=(
-            "Reverse the source rows (t.X_src[::-1]) and build the keys from them. The decoder reads the target "
-            "shifted right, so the query that predicts 猫 sits at the position before it, where it reads 爱: "
-            "t.X_tgt[t.position_predicting('猫')]. Its query times the keys, ÷ √d_k, then the softmax."
+            N_(
+                "Reverse the source rows (t.X_src[::-1]) and build the keys from them. The decoder reads the target "
+                "shifted right, so the query that predicts 猫 sits at the position before it, where it reads 爱: "
+                "t.X_tgt[t.position_predicting('猫')]. Its query times the keys, ÷ √d_k, then the softmax."
+            )
         ),
     )
 )
@@ -105,18 +110,22 @@ register(
 register(
     Exercise(
         id="10.3",
-        name="z at the position that predicts 猫 (māo)",
+        name=N_("z at the position that predicts 猫 (māo)"),
         expected=_z,
         inputs=EXAMPLE,
         mistakes=(
             _reads_mao(_z),
             Mistake(
-                "mix the reversed weights with the values in the book's order: weights and value rows "
-                "must follow the same (reversed) source order",
+                N_(
+                    "mix the reversed weights with the values in the book's order: weights and value rows "
+                    "must follow the same (reversed) source order"
+                ),
                 lambda t: _weights(t) @ (t.X_src @ t.W_V),
             ),
-            Mistake("use weights computed without ÷ √d_k", lambda t: _z(t, scaled=False)),
+            Mistake(N_("use weights computed without ÷ √d_k"), lambda t: _z(t, scaled=False)),
         ),
-        hint="z is that position's weights (10.2) times the value rows V = X_src W_V, with the source reversed: a @ V.",
+        hint=N_(
+            "z is that position's weights (10.2) times the value rows V = X_src W_V, with the source reversed: a @ V."
+        ),
     )
 )

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 
 import numpy as np
 
+from ..i18n import N_, _
+
 _REGISTRY: dict[str, Exercise] = {}
 
 
@@ -49,7 +51,10 @@ class Feedback:
 
 @dataclass(frozen=True)
 class Mistake:
-    """A common mistake: what it is, and the answer it gives (computed from the exercise's inputs)."""
+    """A common mistake: what it is, and the answer it gives (computed from the exercise's inputs).
+
+    `what` completes "this is the answer you get when you …" in English; mark it and `hint`
+    with `N_()` (they are translated where the feedback is shown)."""
 
     what: str
     answer: Callable[..., object]
@@ -62,7 +67,9 @@ class Exercise:
 
     `inputs` maps the names of the example's objects (as the notebook calls them) to functions
     giving the book's values; `expected` and every mistake's `answer` take them as keyword
-    arguments. An exercise with no inputs has a fixed answer.
+    arguments. An exercise with no inputs has a fixed answer. `free` names the example's fields
+    the exercise asks the learner to change (6.4: `layer.num_heads`): a learner's example that
+    differs only there is the book's example.
     """
 
     id: str
@@ -72,16 +79,22 @@ class Exercise:
     atol: float = 0.01
     mistakes: tuple[Mistake, ...] = ()
     inputs: Mapping[str, Callable[[], object]] = field(default_factory=dict)
+    free: tuple[str, ...] = ()
 
     def accepts(self, example: Mapping[str, object]) -> None:
         """Raise a TypeError naming the accepted example arguments if `example` has others."""
         unknown = sorted(set(example) - set(self.inputs))
         if unknown:
-            allowed = ", ".join(f"{name}=" for name in self.inputs) or "none (this exercise has a fixed example)"
-            raise TypeError(
-                f"check({self.id!r}, ...) got the keyword argument(s) {', '.join(unknown)}; "
-                f"the example arguments it accepts: {allowed}"
+            allowed = ", ".join(f"{name}=" for name in self.inputs)
+            message = (
+                _("check({id}, ...) got the keyword argument(s) {unknown}; the example arguments it accepts: {allowed}")
+                if allowed
+                else _(
+                    "check({id}, ...) got the keyword argument(s) {unknown}; the example arguments it accepts: "
+                    "none (this exercise has a fixed example)"
+                )
             )
+            raise TypeError(message.format(id=repr(self.id), unknown=", ".join(unknown), allowed=allowed))
 
     def book_inputs(self) -> dict[str, object]:
         return {name: make() for name, make in self.inputs.items()}
@@ -92,19 +105,30 @@ class Exercise:
         notes = []
         changed = []
         for name, given in example.items():
-            if _differs(name, given, inputs[name]):
+            if _differs(name, given, inputs[name], free=self.free):
                 changed.append(name)
                 inputs[name] = given
         if changed:
-            names = " and ".join(changed)
+            names = ", ".join(changed)
             notes.append(
-                f"Your {names} {'differs' if len(changed) == 1 else 'differ'} from the book's example: "
-                f"checked against your {names}, not the book's."
+                (
+                    _("Your {names} differs from the book's example: checked against your {names}, not the book's.")
+                    if len(changed) == 1
+                    else _("Your {names} differ from the book's example: checked against your {names}, not the book's.")
+                ).format(names=names)
             )
             try:
                 expected = self.expected(**inputs)
             except (ValueError, TypeError, IndexError) as error:
-                return Feedback(False, (f"Your {names} cannot be used for exercise {self.id}: {error}", *notes))
+                return Feedback(
+                    False,
+                    (
+                        _("Your {names} cannot be used for exercise {id}: {error}").format(
+                            names=names, id=self.id, error=error
+                        ),
+                        *notes,
+                    ),
+                )
         else:
             expected = self.expected(**inputs)
         wrong = []
@@ -129,17 +153,26 @@ def _arrays(name: str, value) -> dict[str, np.ndarray]:
         return {name: np.asarray(value, dtype=float)}
     except (TypeError, ValueError):
         raise TypeError(
-            f"the example argument {name}= should be an array of numbers; got {type(value).__name__}"
+            _("the example argument {name}= should be an array of numbers; got {type}").format(
+                name=name, type=type(value).__name__
+            )
         ) from None
 
 
-def _differs(name: str, given, book) -> bool:
+def _differs(name: str, given, book, free: tuple[str, ...] = ()) -> bool:
+    """Whether the learner's example `given` differs from the book's, leaving out the fields in `free`."""
     mine, theirs = _arrays(name, given), _arrays(name, book)
     if mine.keys() != theirs.keys():
         raise TypeError(
-            f"the example argument {name}= should be like the book's {type(book).__name__}; got {type(given).__name__}"
+            _("the example argument {name}= should be like the book's {book}; got {type}").format(
+                name=name, book=type(book).__name__, type=type(given).__name__
+            )
         )
-    return any(mine[k].shape != theirs[k].shape or not np.allclose(mine[k], theirs[k], rtol=0, atol=1e-9) for k in mine)
+    return any(
+        mine[k].shape != theirs[k].shape or not np.allclose(mine[k], theirs[k], rtol=0, atol=1e-9)
+        for k in mine
+        if k not in free
+    )
 
 
 def register(exercise: Exercise) -> Exercise:
@@ -159,50 +192,102 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _problem(value, path: str = "") -> str | None:
-    """Why `value` is not a number or a rectangular nesting of numbers, or None if it is."""
-    where = f" at {path}" if path else ""
+def _problem(value, name: str, path: str = "") -> str | None:
+    """The sentence saying why `value` (the answer called `name`) is not a number or a rectangular
+    nesting of numbers, or None if it is. Each case is one whole sentence, with and without the
+    place (`path`, such as [0][2]) where the culprit is."""
+
+    def say(here: str, anywhere: str, **values) -> str:
+        return (_(here) if path else _(anywhere)).format(name=name, path=path, **values)
+
     if value is ... or value is None:
-        return f"still has {'...' if value is ... else 'None'}{where}; replace it with a number"
+        return say(
+            N_("Not a number: your answer ({name}) still has {what} at {path}; replace it with a number."),
+            N_("Not a number: your answer ({name}) still has {what}; replace it with a number."),
+            what="..." if value is ... else "None",
+        )
     if isinstance(value, (bool, np.bool_)):
-        return f"has the boolean {value}{where}; write a number (True and False are not numbers here)"
+        return say(
+            N_(
+                "Not a number: your answer ({name}) has the boolean {value} at {path}; write a number "
+                "(True and False are not numbers here)."
+            ),
+            N_(
+                "Not a number: your answer ({name}) has the boolean {value}; write a number "
+                "(True and False are not numbers here)."
+            ),
+            value=value,
+        )
     if isinstance(value, (str, bytes)):
-        return f"has the string {_describe(value)}{where}; write the number itself, without quotes"
+        return say(
+            N_(
+                "Not a number: your answer ({name}) has the string {value} at {path}; write the number itself, "
+                "without quotes."
+            ),
+            N_("Not a number: your answer ({name}) has the string {value}; write the number itself, without quotes."),
+            value=_describe(value),
+        )
     if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
-        return f"has the complex number {value!r}{where}; the answer is real"
+        return say(
+            N_("Not a number: your answer ({name}) has the complex number {value} at {path}; the answer is real."),
+            N_("Not a number: your answer ({name}) has the complex number {value}; the answer is real."),
+            value=repr(value),
+        )
     if isinstance(value, numbers.Real):
         return None
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "biuf":
-            return _problem(value.tolist(), path) if value.dtype.kind == "b" else None
-        return _problem(value.tolist(), path)
+            return _problem(value.tolist(), name, path) if value.dtype.kind == "b" else None
+        return _problem(value.tolist(), name, path)
     if isinstance(value, (list, tuple)):
         shapes = []
         for i, item in enumerate(value):
-            problem = _problem(item, f"{path}[{i}]")
+            problem = _problem(item, name, f"{path}[{i}]")
             if problem:
                 return problem
             shapes.append(np.shape(item))
         if len(set(shapes)) > 1:
-            lengths = ", ".join(
-                f"{path}[{i}] has {len(value[i]) if shape else 'one number'}{'' if not shape else ' entries'}"
-                for i, shape in enumerate(shapes)
+            lengths = _(", ").join(_row_length(f"{path}[{i}]", value[i], shape) for i, shape in enumerate(shapes))
+            return say(
+                N_(
+                    "Not a number: your answer ({name}) is a ragged list at {path}: its rows have different lengths "
+                    "({lengths}); every row needs the same number of entries."
+                ),
+                N_(
+                    "Not a number: your answer ({name}) is a ragged list: its rows have different lengths "
+                    "({lengths}); every row needs the same number of entries."
+                ),
+                lengths=lengths,
             )
-            return f"is a ragged list{where}: its rows have different lengths ({lengths}); every row needs the same number of entries"
         return None
-    return (
-        f"is a {type(value).__name__}{where} ({_describe(value)}); write a number, a list of numbers or a NumPy array"
+    return say(
+        N_(
+            "Not a number: your answer ({name}) is a {type} at {path} ({value}); write a number, a list of numbers "
+            "or a NumPy array."
+        ),
+        N_(
+            "Not a number: your answer ({name}) is a {type} ({value}); write a number, a list of numbers "
+            "or a NumPy array."
+        ),
+        type=type(value).__name__,
+        value=_describe(value),
     )
+
+
+def _row_length(path: str, row, shape: tuple) -> str:
+    if not shape:
+        return _("{path} has one number").format(path=path)
+    return (_("{path} has 1 entry") if len(row) == 1 else _("{path} has {n} entries")).format(path=path, n=len(row))
 
 
 def _shape_words(shape: tuple[int, ...]) -> str:
     if shape == ():
-        return "one number"
+        return _("one number")
     if len(shape) == 1:
-        return f"a list of {shape[0]} number{'s' if shape[0] != 1 else ''}"
+        return (_("a list of 1 number") if shape[0] == 1 else _("a list of {n} numbers")).format(n=shape[0])
     if len(shape) == 2:
-        return f"a {shape[0]} × {shape[1]} matrix ({shape[0]} rows of {shape[1]} numbers)"
-    return "an array of shape " + str(shape)
+        return _("a {rows} × {cols} matrix ({rows} rows of {cols} numbers)").format(rows=shape[0], cols=shape[1])
+    return _("an array of shape {shape}").format(shape=shape)
 
 
 def _same(got: np.ndarray, want: np.ndarray, atol: float) -> bool:
@@ -210,15 +295,17 @@ def _same(got: np.ndarray, want: np.ndarray, atol: float) -> bool:
 
 
 def _where(name: str, index: tuple) -> str:
-    """Which entry: its code index (from 0), said to be one, and its count from 1."""
+    """Which entry: its code index (from 0), said to be one, and its count from 1.
+    `name` is the English name (a phrase has a space: "the shape of A"); it is shown translated."""
+    shown = _(name)
     if not index:
-        return name
+        return shown
     code = f"[{', '.join(str(int(i)) for i in index)}]"
     maths = ", ".join(str(int(i) + 1) for i in index)
-    entry = f"entry {'(' + maths + ')' if len(index) > 1 else maths}"
+    entry = f"({maths})" if len(index) > 1 else maths
     if " " in name:  # a phrase, not a variable: "entry 2 of the weights … ([1] in code)"
-        return f"{entry} of {name} ({code} in code)"
-    return f"{name}{code} in code ({entry} counting from 1)"
+        return _("entry {entry} of {name} ({code} in code)").format(entry=entry, name=shown, code=code)
+    return _("{name}{code} in code (entry {entry} counting from 1)").format(entry=entry, name=shown, code=code)
 
 
 def _number(value: float) -> str:
@@ -229,37 +316,48 @@ def _number(value: float) -> str:
     return f"{value:.4g}"
 
 
-def _direction(got: float, want: float) -> str:
+def _off_entry(where: str, got: float, want: float) -> str:
+    """The sentence naming a wrong entry, its value and its direction (never `want`)."""
     if want != 0 and got != 0 and np.sign(got) != np.sign(want):
-        return "has the wrong sign"
-    return "is too big" if got > want else "is too small"
+        message = _("{where} is {value}: it has the wrong sign.")
+    elif got > want:
+        message = _("{where} is {value}: it is too big.")
+    else:
+        message = _("{where} is {value}: it is too small.")
+    return message.format(where=where, value=_number(got))
 
 
 def check_answer(
-    answer, expected, *, name: str = "your answer", atol: float = 0.01, hint: str = "", mistakes=()
+    answer, expected, *, name: str = N_("your answer"), atol: float = 0.01, hint: str = "", mistakes=()
 ) -> Feedback:
     """Compare an answer with the expected value and say what differs, without showing the expected value.
 
     `answer` may be `...` (not answered yet), a number, a nested list or an array. `mistakes`
     holds (Mistake, the answer it gives) pairs: an answer equal to one is named as that mistake.
     Otherwise up to three wrong entries are named with the learner's value and a direction; the
-    hint follows.
+    hint follows. Every line is in the current language (i18n): `name`, `hint` and the mistakes'
+    texts are given in English and translated here.
     """
-    hint_lines = (f"Hint: {hint}",) if hint else ()
+    hint_lines = (_("Hint: {hint}").format(hint=_(hint)),) if hint else ()
+    shown = _(name)
     if answer is ... or answer is None:
-        return Feedback(False, (f"Not answered yet: replace the ... with {name}.",))
-    problem = _problem(answer)
+        return Feedback(False, (_("Not answered yet: replace the ... with {name}.").format(name=shown),))
+    problem = _problem(answer, shown)
     if problem:
-        return Feedback(False, (f"Not a number: your answer ({name}) {problem}.",))
+        return Feedback(False, (problem,))
     got = np.asarray(answer, dtype=float)
     want = np.asarray(expected, dtype=float)
     if not np.all(np.isfinite(got)):
-        bad = [_where(name, tuple(i)) for i in np.argwhere(~np.isfinite(got))[:3]] if got.ndim else [name]
+        bad = [_where(name, tuple(i)) for i in np.argwhere(~np.isfinite(got))[:3]] if got.ndim else [shown]
         return Feedback(
             False,
             (
-                f"Not quite: {', '.join(bad)} {'is' if len(bad) == 1 else 'are'} NaN or infinite.",
                 (
+                    _("Not quite: {entries} is NaN or infinite.")
+                    if len(bad) == 1
+                    else _("Not quite: {entries} are NaN or infinite.")
+                ).format(entries=_(", ").join(bad)),
+                _(
                     "A softmax computed without subtracting the row's maximum overflows (or underflows "
                     "to 0 / 0) like this."
                 ),
@@ -267,8 +365,11 @@ def check_answer(
             ),
         )
     if _same(got, want, atol):
-        what = "the value matches" if want.ndim == 0 else f"all {want.size} entries match"
-        return Feedback(True, (f"Correct: {what} to within {atol:g}.",))
+        if want.ndim == 0:
+            return Feedback(True, (_("Correct: the value matches to within {atol}.").format(atol=f"{atol:g}"),))
+        return Feedback(
+            True, (_("Correct: all {n} entries match to within {atol}.").format(n=want.size, atol=f"{atol:g}"),)
+        )
     named = [
         mistake
         for mistake, wrong in mistakes
@@ -279,25 +380,34 @@ def check_answer(
         return Feedback(
             False,
             (
-                f"Not quite: this is the answer you get when you {first.what}.",
-                *(f"It is also the answer you get when you {other.what}." for other in others),
-                *(m.hint for m in named if m.hint),
+                _("Not quite: this is the answer you get when you {mistake}.").format(mistake=_(first.what)),
+                *(
+                    _("It is also the answer you get when you {mistake}.").format(mistake=_(other.what))
+                    for other in others
+                ),
+                *(_(m.hint) for m in named if m.hint),
                 *hint_lines,
             ),
         )
     if got.shape != want.shape:
-        lines = [f"Not quite: {name} should be {_shape_words(want.shape)}; yours is {_shape_words(got.shape)}."]
+        lines = [
+            _("Not quite: {name} should be {expected_shape}; yours is {your_shape}.").format(
+                name=shown, expected_shape=_shape_words(want.shape), your_shape=_shape_words(got.shape)
+            )
+        ]
         if got.ndim == 2 and got.shape == want.T.shape and _same(got.T, want, atol):
             lines.append(
-                "Your matrix is the transpose of the answer: rows and columns are swapped "
-                "(for example Kᵀ Q instead of Q Kᵀ)."
+                _(
+                    "Your matrix is the transpose of the answer: rows and columns are swapped "
+                    "(for example Kᵀ Q instead of Q Kᵀ)."
+                )
             )
         return Feedback(False, (*lines, *hint_lines))
     if want.ndim == 2 and want.shape[0] == want.shape[1] and _same(got.T, want, atol):
         return Feedback(
             False,
             (
-                (
+                _(
                     "Not quite: your matrix is the transpose of the answer: rows and columns are swapped "
                     "(for example Kᵀ Q instead of Q Kᵀ, or a sum over the wrong axis)."
                 ),
@@ -305,23 +415,29 @@ def check_answer(
             ),
         )
     if want.size > 1 and np.any(want != 0) and _same(-got, want, atol):
-        return Feedback(False, ("Not quite: every entry has the wrong sign.", *hint_lines))
+        return Feedback(False, (_("Not quite: every entry has the wrong sign."), *hint_lines))
     if want.ndim >= 1 and want.size > 1 and _same(got[..., ::-1], want, atol) and want.ndim == 1:
-        return Feedback(False, ("Not quite: your entries are in reverse order.", *hint_lines))
+        return Feedback(False, (_("Not quite: your entries are in reverse order."), *hint_lines))
     off = ~np.isclose(got, want, rtol=1e-9, atol=atol)
-    lines = [
-        f"Not quite: {int(off.sum())} of {want.size} entr{'y' if want.size == 1 else 'ies'} "
-        f"{'is' if off.sum() == 1 else 'are'} off."
-        if want.ndim
-        else "Not quite."
-    ]
+    n_off = int(off.sum())
+    if not want.ndim:
+        first = _("Not quite.")
+    elif want.size == 1:
+        first = _("Not quite: 1 of 1 entry is off.")
+    elif n_off == 1:
+        first = _("Not quite: 1 of {size} entries is off.").format(size=want.size)
+    else:
+        first = _("Not quite: {off} of {size} entries are off.").format(off=n_off, size=want.size)
+    lines = [first]
     nonzero = (want != 0) & (got != 0)
-    if want.size > 1 and off.sum() == want.size and nonzero.all():
+    if want.size > 1 and n_off == want.size and nonzero.all():
         ratio = got / want
         if np.allclose(ratio, ratio.flat[0], rtol=1e-6):
-            lines.append("Every entry is off by the same factor: look at a scaling step (a division or a missing one).")
+            lines.append(
+                _("Every entry is off by the same factor: look at a scaling step (a division or a missing one).")
+            )
     for index in list(zip(*np.nonzero(off)))[:3] if want.ndim else [()]:
-        lines.append(f"{_where(name, index)} is {_number(got[index])}: it {_direction(got[index], want[index])}.")
-    if off.sum() > 3:
-        lines.append(f"… and {int(off.sum()) - 3} more.")
+        lines.append(_off_entry(_where(name, index), got[index], want[index]))
+    if n_off > 3:
+        lines.append(_("… and {n} more.").format(n=n_off - 3))
     return Feedback(False, (*lines, *hint_lines))
