@@ -5,7 +5,7 @@ The rules, which widen as chapters are translated:
 - Every page of the English book has a twin at the same path under _build/html/zh_CN/.
   A page whose catalogue is not yet complete is built too, showing the English text
   under a notice (book/_ext/i18n_edition.py), so every link and switch works.
-- The documents listed in locale/zh_CN/complete.txt (now the intro and the glossary;
+- The documents listed in locale/zh_CN/complete.txt (now every page of the book;
   a chapter joins when its catalogue is done) must have every message translated and
   none fuzzy, their catalogue must hold every message of the current English text
   (a changed English sentence fails here until it is translated again), their
