@@ -114,8 +114,9 @@ def gettext() -> int:
 def nothing_to_translate(msgid: str) -> bool:
     """Maths, code, numbers and symbols only (a formula, the shapes in the notation table, a
     measured time in a glued table): Sphinx shows such a message as it is."""
+    words = " ".join(_TEXT.findall(msgid))  # words inside maths (\\text{ weights}) are translated too
     text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\\[a-zA-Z]+|\{[^}]*\}", " ", msgid, flags=re.DOTALL)
-    return not re.search(r"[A-Za-z]{2,}", text)
+    return not re.search(r"[A-Za-z]{2,}", text + " " + words)
 
 
 def update(lang: str) -> int:
@@ -160,6 +161,7 @@ def update(lang: str) -> int:
 
 # What a translation must carry over unchanged: glued numbers and other roles, maths,
 # code, link targets. A translation that drops `{glue:text}`ch3_dk`` loses a number.
+_TEXT = re.compile(r"(?<![_^]\{)\\text\{([^{}]*)\}")  # words in maths, "\\text{ weights}", not a subscript d_{\\text{model}}
 _ROLE = re.compile(r"\{[A-Za-z][\w:-]*\}`[^`]*`")
 _MATH = re.compile(r"\$\$.*?\$\$|\$[^$]+\$", re.DOTALL)
 _CODE = re.compile(r"`[^`]+`")
@@ -172,7 +174,8 @@ def markup(text: str) -> list[str]:
     # A cross-reference's link text is translated ({doc}`第 3 章 <03_scaling>`): its target is kept.
     found = [re.sub(r"`.*<([^<>]+)>`$", r"`<\1>`", r) if not r.startswith("{glue") else r for r in _ROLE.findall(text)]
     text = _ROLE.sub(" ", text)
-    found += _MATH.findall(text)
+    # maths is kept verbatim but for the words of its \\text{...}, which are translated
+    found += [_TEXT.sub(r"\\text{}", m) for m in _MATH.findall(text)]
     text = _MATH.sub(" ", text)
     found += _CODE.findall(text)
     found += [a or b for a, b in _TARGET.findall(text)]

@@ -612,7 +612,7 @@ def test_in_chinese_a_wrong_entry_is_named_with_its_direction():
     wrong[1, 2] += 2
     with language("zh_CN"):
         feedback = str(check("1.1", wrong))
-        assert f"代码中的 V[1, 2]（从 1 数起是元素 (2, 3)） 是 {wrong[1, 2]:g}：太大了。" in feedback, feedback
+        assert f"代码中的 V[1, 2]（从 1 数起是元素 (2, 3)）是 {wrong[1, 2]:g}：太大了。" in feedback, feedback
         wrong[1, 2] -= 4
         assert "太小了" in str(check("1.1", wrong))
         assert "符号反了" in str(check("11.2", -float(solution("11.2")) - 1))
@@ -680,5 +680,22 @@ def test_10_2s_question_asks_only_what_the_checker_grades():
     from conftest import BOOK
 
     cells = json.loads((BOOK / "10_cross_attention.ipynb").read_text(encoding="utf-8"))["cells"]
-    (question,) = ["".join(c["source"]) for c in cells if "".join(c["source"]).startswith("**10.2**")]
+    (question,) = ["".join(c["source"]) for c in cells if "".join(c["source"]).startswith("**Exercise 10.2.**")]
     assert "?" not in question, question  # the weights are graded; the row is a step towards them
+
+
+def test_feedback_carries_every_language_for_the_books_editions():
+    """The book runs a check once (the intro's demonstration): its output holds the feedback in
+    every language, and the Chinese edition shows the Chinese (book/_ext/i18n_edition.py)."""
+    from attention_steps.i18n import METADATA_KEY
+
+    feedback = check("1.1", [[1, 0, 1], [0, 1, 1]])
+    data, metadata = feedback._repr_mimebundle_()
+    assert data["text/plain"] == str(feedback) and data["text/plain"].startswith("Not quite")
+    chinese = metadata[METADATA_KEY]["text/plain"]["zh_CN"]
+    assert chinese.startswith("不对") and chinese.count("\n") == str(feedback).count("\n")
+    assert "不对" in metadata[METADATA_KEY]["text/html"]["zh_CN"]
+    with language("zh_CN"):
+        assert check("1.1", [[1, 0, 1], [0, 1, 1]])._repr_mimebundle_()[1][METADATA_KEY]["text/plain"]["en"] == str(
+            feedback
+        )

@@ -104,6 +104,10 @@ def test_markup_is_what_a_translation_keeps_verbatim():
     assert markup(english) == sorted(["{glue:text}`ch3_sqrt_dk:.3f`", "$S$", "02_scores.md", "`S`"])
     assert markup("除以 {glue:text}`ch3_sqrt_dk:.3f` 得到 $S$（[第 2 章](02_scores.md)，`S`）。") == markup(english)
     assert markup("除以 {glue:text}`ch3_sqrt_dk` 得到 $S$（[第 2 章](02_scores.md)，`S`）。") != markup(english)
+    # words in maths are translated; a name in a subscript is not a word to translate
+    assert markup("$$4 d^2 \\text{ weights}$$") == markup("$$4 d^2 \\text{ 个权重}$$")
+    assert markup("$d_{\\text{model}}$") != markup("$d_{\\text{模型}}$")
+    assert not _nothing_to_translate("$$\\text{work} = 3$$") and _nothing_to_translate("$d_{\\text{model}}$")
     # a cross-reference's link text is translated, its target kept
     assert (
         markup("{doc}`第 3 章 <03_scaling>`")
@@ -277,3 +281,14 @@ def test_chinese_sidebar_shows_the_parts_in_chinese():
         captions = [c.get_text(strip=True) for c in _soup(ZH / f"{page}.html").select("nav.bd-links p.caption")]
         assert captions and all(CJK.search(c) for c in captions), (page, captions)
         assert set(captions) <= set(catalogue.values())
+
+
+@pytest.mark.parametrize("doc", COMPLETE)
+def test_translated_page_shows_no_markdown_markers(doc):
+    """A closing ** glued to a Chinese character after a full stop ("**练习 5.1。**练习") is not
+    read as bold by MyST: the page shows the asterisks. Catalogues put a space after it."""
+    article = _article(ZH / f"{doc}.html")
+    for code in article.select("code, pre, script, style, .cell_output"):
+        code.decompose()
+    text = article.get_text(" ")
+    assert "**" not in text, f"{doc}: {text[max(0, text.find('**') - 40) : text.find('**') + 40]!r}"

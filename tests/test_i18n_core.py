@@ -25,6 +25,7 @@ def _strings_in_code() -> set[str]:
 
     found: set[str] = set()
     sources = [p.read_text(encoding="utf-8") for p in (BOOK / "attention_steps").rglob("*.py")]
+    sources += [p.read_text(encoding="utf-8") for p in (BOOK / "_ext").glob("*.py")]  # words added to pages
     for nb in BOOK.glob("*.ipynb"):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         sources += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]

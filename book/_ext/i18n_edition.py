@@ -198,6 +198,26 @@ def _patch_render_image() -> None:
     render_image._i18n = True
     NbElementRenderer.render_image = render_image
 
+    # Text and HTML outputs said in every language (the checker's feedback: exercises.Feedback)
+    for name in ("render_text_plain", "render_text_html"):
+        setattr(NbElementRenderer, name, _translated_output(getattr(NbElementRenderer, name)))
+
+
+def _translated_output(original):
+    """A renderer of one mime type that shows the output's translation for the edition's
+    language when the output carries one (metadata[METADATA_KEY][mime type][language])."""
+    from dataclasses import replace
+
+    def render(self, data):
+        env = getattr(self.renderer.document.settings, "env", None)
+        lang = env.config.language if env is not None else None
+        translated = (data.output_metadata.get(METADATA_KEY) or {}).get(data.mime_type) or {}
+        if lang and lang in translated:
+            data = replace(data, content=translated[lang])
+        return original(self, data)
+
+    return render
+
 
 def _patch_glue_words() -> None:
     """A translated edition reads the phrases glued in its language (attention_steps.i18n.glue_words

@@ -11,27 +11,42 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import PurePosixPath
+import sys
+from pathlib import Path, PurePosixPath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # book/: attention_steps
+from attention_steps.i18n import _, language  # noqa: E402  (the words, in the page's language)
 
 _H1_END = re.compile(r"</h1>")
 
 
 def _link(app, pagename: str) -> str | None:
     """The HTML to put under the page's title, or None for pages without a deck."""
+    with language(app.config.language or "en"):
+        return _link_here(app, pagename)
+
+
+def _link_here(app, pagename: str) -> str | None:
     up = "../" * pagename.count("/")
+    icon = '<p class="slides-link"><i class="fa-solid fa-person-chalkboard" aria-hidden="true"></i> '
     if pagename == app.config.root_doc:
         return (
-            '<p class="slides-link"><i class="fa-solid fa-person-chalkboard" aria-hidden="true"></i> '
-            f'Teaching from this book? <a href="{up}slides/index.html">Every chapter as slides</a>, '
-            "with speaker notes and PDF handouts.</p>"
+            icon
+            + _(
+                'Teaching from this book? <a href="{index}">Every chapter as slides</a>, '
+                "with speaker notes and PDF handouts."
+            ).format(index=f"{up}slides/index.html")
+            + "</p>"
         )
     if pagename not in app.env.all_docs or not str(app.env.doc2path(pagename)).endswith(".ipynb"):
         return None
     deck = html.escape(PurePosixPath(pagename).name)
     return (
-        '<p class="slides-link"><i class="fa-solid fa-person-chalkboard" aria-hidden="true"></i> '
-        f'Teach this chapter: <a href="{up}slides/{deck}.html">slides</a> · '
-        f'<a href="{up}slides/pdf/{deck}.pdf">PDF handout</a></p>'
+        icon
+        + _('Teach this chapter: <a href="{slides}">slides</a> · <a href="{handout}">PDF handout</a>').format(
+            slides=f"{up}slides/{deck}.html", handout=f"{up}slides/pdf/{deck}.pdf"
+        )
+        + "</p>"
     )
 
 

@@ -36,7 +36,10 @@ def _series(items: Sequence[object], pattern: str) -> str:
         raise ValueError("a list to say needs at least one item, got none")
     if len(words) == 1:
         return words[0]
-    return pattern.format(items=_(", ").join(words[:-1]), last=words[-1])
+    items = words[0]
+    for word in words[1:-1]:
+        items = _("{first}, {next}").format(first=items, next=word)
+    return pattern.format(items=items, last=words[-1])
 
 
 def and_list(items: Sequence[object]) -> str:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import replace
 
-from ..i18n import _
+from ..i18n import LANGUAGES, _, current, language
 from .checking import Exercise, Feedback, Mistake, check_answer, register, registry
 
 
@@ -48,7 +49,15 @@ def check(exercise_id: str, answer=..., **example) -> Feedback:
     cell shows (`check("4.1", my_weights, ex=ex)`): if the learner changed the example, the
     answer is checked against theirs and the feedback says so.
     """
-    return _exercise(exercise_id).check(answer, **example)
+    exercise = _exercise(exercise_id)
+    feedback = exercise.check(answer, **example)
+    # the same check said in the other languages, for the book's other editions
+    other = []
+    for lang in LANGUAGES:
+        if lang != current():
+            with language(lang):
+                other.append((lang, exercise.check(answer, **example).lines))
+    return replace(feedback, other=tuple(other))
 
 
 def solution(exercise_id: str, **example):

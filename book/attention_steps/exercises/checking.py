@@ -34,19 +34,41 @@ class Feedback:
 
     ok: bool
     lines: tuple[str, ...]
+    # The same feedback in the other languages, (language, lines) pairs: the book runs each
+    # check once and every edition shows its own (exercises.check fills it in).
+    other: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         return "\n".join(self.lines)
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
+    def _html(self, lines: tuple[str, ...]) -> str:
         colour = "#009E73" if self.ok else "#D55E00"  # Okabe–Ito green / vermillion
-        items = "".join(f"<li>{html.escape(line)}</li>" for line in self.lines[1:])
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in lines[1:])
         return (
             f'<div class="exercise-feedback" role="status" style="border-left:4px solid {colour};padding-left:.6em">'
-            f"<strong>{html.escape(self.lines[0])}</strong>{f'<ul>{items}</ul>' if items else ''}</div>"
+            f"<strong>{html.escape(lines[0])}</strong>{f'<ul>{items}</ul>' if items else ''}</div>"
         )
+
+    def _repr_html_(self) -> str:
+        return self._html(self.lines)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """Text and HTML, with the other languages' in the metadata (attention_steps.i18n)."""
+        from ..i18n import METADATA_KEY
+
+        data = {"text/plain": str(self), "text/html": self._html(self.lines)}
+        if not self.other:
+            return data
+        other = dict(self.other)
+        metadata = {
+            METADATA_KEY: {
+                "text/plain": {lang: "\n".join(lines) for lang, lines in other.items()},
+                "text/html": {lang: self._html(lines) for lang, lines in other.items()},
+            }
+        }
+        return data, metadata
 
 
 @dataclass(frozen=True)
