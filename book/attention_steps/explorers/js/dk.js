@@ -89,7 +89,7 @@ function render({ model, el }) {
       xTitle: "d_k", yTitle: t(data, "largest weight"),
       floor: { value: 1 / data.n_keys, label: t(data, "uniform 1/{n}", { n: data.n_keys }) },
       label: t(data, "Average largest weight against d_k: {series}. Marked: {strategy} at d_k = {d_k}, {value}.", {
-        series: clausesOf(data, series.map((x) => t(data, "{strategy} goes from {first} at d_k = {d_k_first} to {last} at d_k = {d_k_last}", {
+        series: clausesOf(data, series.map((x) => t(data, "{strategy}: {first} at d_k = {d_k_first} to {last} at d_k = {d_k_last}", {
           strategy: x.label, first: fmt(x.values[0], 2), d_k_first: data.d_k[0], last: fmt(x.values[x.values.length - 1], 2), d_k_last: last,
         }))),
         strategy: labelOf(s), d_k, value: fmt(st.mean_max_weight, 2),
