@@ -271,6 +271,75 @@ def test_explorer_labels_follow_the_page_language(site, offline_page, edition, l
     assert not view.problems and not view.foreign, (view.problems, view.foreign)
 
 
+EXPLORERS = ["dk", "temperature", "heads", "who-attends"]
+# What an explorer writes on the Chinese page that is not English: the maths' names
+# (d_k, d_model, ln, softmax; "dk" and "dmodel" are d<sub>k</sub> and d<sub>model</sub> as text)
+# and "token", which the Chinese text keeps (glossary). The data's tokens are taken out first.
+NOT_ENGLISH = re.compile(r"(?<![A-Za-z])(?:d_?k|d_?model|ln|softmax|token)(?![A-Za-z])")
+# Every word an explorer shows: labels, captions, legends, the numbers' names and values,
+# the words in its drawings, and its accessible names and values.
+EXPLORER_WORDS = """r => {
+  const words = [];
+  const selectors = "label, legend, figcaption, dt, dd, output, li, p, button, svg text";
+  for (const e of r.querySelectorAll(selectors)) words.push(["text", e.tagName, e.textContent.trim()]);
+  for (const e of [r, ...r.querySelectorAll("*")])
+    for (const a of ["aria-label", "aria-valuetext", "title", "alt"])
+      if (e.getAttribute(a)) words.push([a, e.tagName, e.getAttribute(a)]);
+  const img = r.closest(".cell_output").querySelector("img");
+  words.push(["alt", "img", img ? img.getAttribute("alt") : "(no static figure)"]);
+  return words.filter(([, , w]) => w);
+}"""
+# The tokens (and key names) the page's explorers show, from the widget state saved in the page.
+EXPLORER_TOKENS = """() => {
+  const tokens = new Set();
+  for (const s of document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]'))
+    for (const model of Object.values(JSON.parse(s.textContent).state || {})) {
+      const data = (model.state || {}).data || {};
+      for (const k of ["tokens", "labels", "keys"]) (data[k] || []).forEach((t) => tokens.add(String(t)));
+    }
+  return [...tokens];
+}"""
+
+
+def _english_words(text: str, tokens: list[str]) -> list[str]:
+    """The English words left in `text` once the tokens and the maths' names are out."""
+    for token in sorted(tokens, key=len, reverse=True):
+        text = re.sub(rf"(?<![A-Za-z']){re.escape(token)}(?![A-Za-z'])", " ", text)
+    return re.findall(r"[A-Za-z]{2,}", NOT_ENGLISH.sub(" ", text))
+
+
+def test_english_words_are_found_in_a_label():
+    tokens = ["The", "animal", "didn't", "it"]
+    assert _english_words("head 1: coreference", tokens) == ["head", "coreference"]
+    assert _english_words("头 1：共指", tokens) == []
+    assert _english_words("“it”在整个句子上的权重：The 0.10，animal 0.80，didn't 0.10", tokens) == []
+    assert _english_words("每个头的 dk = dmodel / h；查询 token", tokens) == []
+    assert _english_words("0.42 nats", tokens) == ["nats"]
+
+
+@pytest.mark.parametrize("kind", EXPLORERS)
+def test_explorers_show_no_english_label_in_the_chinese_edition(site, offline_page, kind):
+    """On the Chinese page every word an explorer shows (controls, captions, legends, the numbers'
+    names and units, the drawings' titles and accessible names, keyboard hints, and the static
+    figure's alt text) is Chinese, a symbol, a number, a maths name, or one of the data's tokens.
+    The same saved widget is English on the English page (test_explorers.py reads it there)."""
+    from conftest import TIMEOUT_MS
+
+    marker = f"// attention-explorer: {kind} "
+    pages = [p for p in _pages(HTML) if marker in (HTML / f"{p}.html").read_text(encoding="utf-8", errors="ignore")]
+    assert pages, f"no page of the English book holds the {kind} explorer"
+    view = offline_page(viewport={"width": 1280, "height": 900})
+    view.page.goto(f"{site}/{LANG}/{pages[0]}.html", timeout=TIMEOUT_MS)
+    root = view.page.locator(f".ase-explorer[data-explorer='{kind}']").first
+    root.wait_for(timeout=TIMEOUT_MS)
+    words, tokens = root.evaluate(EXPLORER_WORDS), view.page.evaluate(EXPLORER_TOKENS)
+    assert len(words) > 10 and tokens, (words, tokens)
+    english = [(where, tag, text) for where, tag, text in words if _english_words(text, tokens)]
+    assert not english, english
+    assert sum(bool(CJK.search(text)) for _, _, text in words) > 5, words
+    assert not view.problems and not view.foreign, (view.problems, view.foreign)
+
+
 def test_chinese_sidebar_shows_the_parts_in_chinese():
     """The parts of _toc.yml are messages of the root page's catalogue."""
     from babel.messages.pofile import read_po

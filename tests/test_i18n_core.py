@@ -16,8 +16,10 @@ from conftest import BOOK
 
 matplotlib.use("Agg")
 
-# _("…") in Python and notebooks, t(data, "…") in the explorers' JavaScript
-JS_CALL = re.compile(r"""\bt\(data,\s*"((?:[^"\\]|\\.)*)"\)""")
+# _("…") in Python and notebooks, t(data, "…") or t(data, "… {name} …", {name: …}) in the
+# explorers' JavaScript (one string literal: a message is never put together from pieces)
+JS_CALL = re.compile(r"""\bt\(data,\s*"((?:[^"\\]|\\.)*)"\s*[,)]""")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def _strings_in_code() -> set[str]:
@@ -39,12 +41,38 @@ def _strings_in_code() -> set[str]:
     return found
 
 
+def _data_labels() -> set[str]:
+    """Names the explorers' data carries in English and shows translated (t(data, name) in
+    their JavaScript, _(name) in their static figures): the strategies and the heads' roles."""
+    from attention_steps.scaling import STRATEGIES
+    from attention_steps.sentence import HEAD_NAMES
+
+    return {name for name in [*STRATEGIES.values(), *HEAD_NAMES] if re.search(r"[a-z]{2}", name.replace("d_k", ""))}
+
+
+def test_the_javascript_finds_messages_with_and_without_values():
+    code = 't(data, "largest weight") + t(data, "entropy (uniform: {ln} nats)", { ln: fmt(x, 2) }) + t(data, o.label)'
+    assert JS_CALL.findall(code) == ["largest weight", "entropy (uniform: {ln} nats)"]
+
+
 def test_every_string_on_screen_has_a_chinese_translation():
-    strings = _strings_in_code()
-    assert {"weight", 'where "it" looks (one head)', "The numbers that matter"} <= strings
+    strings = _strings_in_code() | _data_labels()
+    assert {"weight", 'where "it" looks (one head)', "The numbers that matter", "no scaling", "coreference"} <= strings
+    assert "entropy (uniform: {ln} nats)" in strings  # a message with a value, found in the JavaScript
     catalogue = i18n.read_catalogue("zh_CN")
     missing = sorted(s for s in strings if not catalogue.get(s, ("", True))[0] or catalogue[s][1])
     assert not missing, f"add these to a file in attention_steps/locale/zh_CN/: {missing}"
+
+
+def test_translations_keep_their_messages_placeholders():
+    """A value's {name} in the English message is in its translation, and no other: the code
+    fills in by name (str.format in Python, t()'s third argument in JavaScript)."""
+    wrong = {
+        msgid: msgstr
+        for msgid, (msgstr, _fuzzy) in i18n.read_catalogue("zh_CN").items()
+        if msgstr and sorted(set(PLACEHOLDER.findall(msgid))) != sorted(set(PLACEHOLDER.findall(msgstr)))
+    }
+    assert not wrong, wrong
 
 
 def test_a_message_translated_two_ways_is_an_error(tmp_path, monkeypatch):

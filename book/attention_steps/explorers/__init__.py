@@ -12,8 +12,9 @@ anywidget (`widgets.py`) whose small JavaScript front end (`js/`) only draws the
 state for the current position. The book saves the widget's state in the page,
 so the controls keep working after the kernel is gone.
 
-Each function first shows a static figure of the default setting (`fallback.py`)
-and then returns the widget, which the cell displays after it. The figure is
+Each function first shows a static figure of the default setting (`fallback.py`,
+drawn in every language by `i18n.show_figure`, so each edition of the book prints
+its own) and then returns the widget, which the cell displays after it. The figure is
 what print and readers without JavaScript get; when the explorer's front end
 runs, its stylesheet hides the figure on screen (and hides the explorer in
 print), so an ordinary reader sees only the explorer.
@@ -24,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import heads as _heads
-from ..plotting import show
+from .. import i18n
 from ..scaling import STRATEGIES, saturation
 from ..sentence import HEAD_NAMES, sentence_trace
 from . import data, fallback
@@ -41,6 +42,17 @@ __all__ = [
     "WhoAttendsExplorer",
     "data",
 ]
+
+
+def _show(make) -> None:
+    """Display the static figure `make()` gives as (fig, alt), drawn once per language."""
+    alts: dict[str, str] = {}
+
+    def build():
+        fig, alts[i18n.current()] = make()
+        return fig
+
+    i18n.show_figure(build, alt=lambda: alts[i18n.current()])
 
 
 def _position(values, value, name: str) -> int:
@@ -64,7 +76,7 @@ def dk_explorer(
     states = data.dk_states(n_keys=n_keys, n_queries=n_queries, seed=seed)
     index = _position(states["d_k"], d_k, "d_k")
     if figure:
-        show(*fallback.dk_figure(states, index, strategy))
+        _show(lambda: fallback.dk_figure(states, index, strategy))
     return DkExplorer(data=states, d_k_index=index, strategy=strategy)
 
 
@@ -84,7 +96,7 @@ def temperature_explorer(
     states = data.temperature_states(scores, labels)
     index = _position(states["temperatures"], temperature, "temperature")
     if figure:
-        show(*fallback.temperature_figure(states, index))
+        _show(lambda: fallback.temperature_figure(states, index))
     return TemperatureExplorer(data=states, temperature_index=index)
 
 
@@ -98,7 +110,7 @@ def heads_explorer(h: int = 4, *, d_model: int = 16, layer=None, figure: bool = 
     states = data.heads_states(layer.tokens, layer.X, layer.W_Q, layer.W_K, layer.W_V)
     index = _position(states["head_counts"], h, "h")
     if figure:
-        show(*fallback.heads_figure(states, index))
+        _show(lambda: fallback.heads_figure(states, index))
     return HeadsExplorer(data=states, h_index=index)
 
 
@@ -113,5 +125,5 @@ def who_attends_explorer(token: str = "it", *, text: str | None = None, figure: 
     states = data.who_attends_states(tokens, trace, head_names=HEAD_NAMES)
     index = tokens.index(token)
     if figure:
-        show(*fallback.who_attends_figure(states, index))
+        _show(lambda: fallback.who_attends_figure(states, index))
     return WhoAttendsExplorer(data=states, token=index)

@@ -106,6 +106,7 @@ def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_valu
             )
     return {
         "d_k": d_k_values,
+        # the names in English: the front end (t() in dk.js) and the static figure (_()) translate them
         "strategies": [{"key": k, "label": v} for k, v in STRATEGIES.items()],
         "n_keys": n_keys,
         "n_queries": n_queries,
@@ -185,16 +186,19 @@ def heads_states(tokens, X, W_Q, W_K, W_V, *, head_counts=HEAD_COUNTS, digits: i
 def who_attends_states(tokens, trace, *, head_names=None, digits: int = 4) -> dict:
     """Every head's weights A⁽ʳ⁾ (h, n, n) of a `Trace`, for the token picker.
 
-    `head_names` (h,) label the heads ("coreference", ...); plain numbers otherwise.
+    `head_names` (h,) are the heads' roles ("coreference", ...), kept in English: the
+    front end shows "head 1: coreference" in the page's language (t() in who_attends.js
+    translates the role, which attention_steps/locale/*/explorers.po must hold); without
+    them the heads are numbered ("head 1"), `head_names` is then a list of None.
     """
     tokens = [str(t) for t in tokens]
     if len(tokens) != trace.A.shape[1]:
         raise ValueError(f"tokens must name each of the {trace.A.shape[1]} query rows, got {len(tokens)}")
-    names = [f"head {r + 1}" for r in range(trace.num_heads)]
+    names = [None] * trace.num_heads
     if head_names is not None:
         if len(head_names) != trace.num_heads:
             raise ValueError(f"head_names must name each of the {trace.num_heads} heads, got {len(head_names)}")
-        names = [f"head {r + 1}: {name}" for r, name in enumerate(head_names)]
+        names = [str(name) for name in head_names]
     return {
         "tokens": tokens,
         "head_names": names,

@@ -28,12 +28,27 @@ function h(tag, attrs = {}, children = []) {
 
 /** A label in the kernel's language if it is not English ($ATTENTION_LANG), else in the
  * page's (<html lang="zh-CN"> in the book's Chinese edition). attention_steps.i18n puts every
- * language's strings in data.i18n, so the one saved widget serves both editions. */
-function t(data, message) {
+ * language's strings in data.i18n, so the one saved widget serves both editions.
+ * A message with values names them, and the translation places them where its language
+ * wants them: t(data, "entropy (uniform: {ln} nats)", {ln: fmt(data.ln_n, 2)}). The values
+ * are put in as they are: escape one (esc) where the message is markup. */
+function t(data, message, values) {
   const i18n = (data && data.i18n) || {};
   const kernel = i18n.lang || "en";
   const lang = kernel !== "en" ? kernel : (document.documentElement.lang || "en").replace("-", "_");
-  return ((i18n.strings || {})[lang] || {})[message] || message;
+  const text = ((i18n.strings || {})[lang] || {})[message] || message;
+  if (!values) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+/** Items of a list in a sentence, with the page language's separator: "a, b" or "a，b". */
+function listOf(data, items) {
+  return items.join(t(data, ", "));
+}
+
+/** Clauses of a sentence, with the page language's separator: "a; b" or "a；b". */
+function clausesOf(data, items) {
+  return items.join(t(data, "; "));
 }
 
 /** Escape text for SVG/HTML markup. */
@@ -89,9 +104,10 @@ function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 32
 
 /**
  * A histogram of fractions on [-limit, limit]; `below`/`above` are the
- * fractions outside the window, written at the edges.
+ * fractions outside the window, written at the edges by `outside.below(percent)` and
+ * `outside.above(percent)` (the words in the page's language).
  */
-function histRows(hist, { x0, width, top, height, colour, title }) {
+function histRows(hist, { x0, width, top, height, colour, title, outside }) {
   const n = hist.fractions.length, peak = Math.max(...hist.fractions, 1e-12), slot = width / n;
   let out = `<text x="${x0}" y="${top - 5}" class="ase-label">${esc(title)}</text>`;
   hist.fractions.forEach((f, i) => {
@@ -108,9 +124,9 @@ function histRows(hist, { x0, width, top, height, colour, title }) {
   for (const [f, side] of [[hist.below, "below"], [hist.above, "above"]]) {
     if (f < 0.005) continue; // under half a percent would print as 0%
     const x = side === "below" ? x0 : x0 + width;
-    out += `<text x="${x}" y="${top + 10}" text-anchor="${side === "below" ? "start" : "end"}" class="ase-overflow">${
-      side === "below" ? "◀ " : ""
-    }${fmt(100 * f, 0)}% ${side === "below" ? "below" : "above"}${side === "above" ? " ▶" : ""}</text>`;
+    out += `<text x="${x}" y="${top + 10}" text-anchor="${side === "below" ? "start" : "end"}" class="ase-overflow">${esc(
+      outside[side](fmt(100 * f, 0))
+    )}</text>`;
   }
   return out;
 }

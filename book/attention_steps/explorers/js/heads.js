@@ -8,7 +8,7 @@ function render({ model, el }) {
   const root = explorerRoot("heads", "ase-heads-explorer");
   const slider = rangeControl({
     name: "h",
-    labelHtml: `Number of heads <i>h</i> (d<sub>model</sub> = ${data.d_model})`,
+    labelHtml: t(data, "Number of heads <i>h</i> (d<sub>model</sub> = {d_model})", { d_model: data.d_model }),
     count: data.head_counts.length,
     index: model.get("h_index"),
     valueText: (i) => `h = ${data.head_counts[i]}`,
@@ -20,8 +20,9 @@ function render({ model, el }) {
   root.append(h("div", { class: "ase-controls" }, [slider.root]), numbers.root, key, grids);
   el.append(root);
 
-  key.textContent = `Rows: queries; columns: keys; both in sentence order (${tokens.join(", ")}). ` +
-    "Lighter cells carry more weight; each row sums to 1.";
+  key.textContent = t(data, "Rows: queries; columns: keys; both in sentence order ({tokens}). Lighter cells carry more weight; each row sums to 1.", {
+    tokens: listOf(data, tokens),
+  });
   // One grid of maps per number of heads, built once (in idle time, or on first use)
   // and kept in the page, laid out, all in the same place and invisible but the
   // current one (explorers.css): a change hides one grid and shows another, no layout.
@@ -34,11 +35,13 @@ function render({ model, el }) {
     const grid = h("div", { class: "ase-heads", "data-h": st.h });
     grid.style.setProperty("--ase-cell", st.h <= 1 ? "260px" : st.h <= 4 ? "170px" : "90px");
     grid.innerHTML = st.maps.map((m, r) =>
-      `<figure class="ase-head" data-head="${r + 1}"><figcaption>head ${r + 1} · d<sub>k</sub> = ${st.d_k}</figcaption><div class="ase-drawing">` +
+      `<figure class="ase-head" data-head="${r + 1}"><figcaption>${t(data, "head {n} · d<sub>k</sub> = {d_k}", { n: r + 1, d_k: st.d_k })}</figcaption><div class="ase-drawing">` +
       heatmapSvg({
         matrix: m, rows: tokens, cols: tokens, palette: data.palette, annotate: st.h <= 4, tokenLabels: !thumbnails,
-        label: `Head ${r + 1} of ${st.h}: attention weights of ${tokens.length} tokens over ${tokens.length} tokens; each token's largest weight: ` +
-          m.map((row, q) => `${tokens[q]} → ${tokens[row.indexOf(Math.max(...row))]} ${fmt(Math.max(...row), 2)}`).join(", "),
+        label: t(data, "Head {n} of {h}: attention weights of {tokens} tokens over {tokens} tokens; each token's largest weight: {weights}", {
+          n: r + 1, h: st.h, tokens: tokens.length,
+          weights: listOf(data, m.map((row, q) => `${tokens[q]} → ${tokens[row.indexOf(Math.max(...row))]} ${fmt(Math.max(...row), 2)}`)),
+        }),
       }) + "</div></figure>").join("");
     grids.append(grid);
     built.set(i, grid);
@@ -57,8 +60,8 @@ function render({ model, el }) {
       shown = grid;
     }
     numbers.show([
-      { key: "h", label: "heads <i>h</i>", value: st.h, text: String(st.h) },
-      { key: "d_k", label: "each head's d<sub>k</sub> = d<sub>model</sub> / h", value: st.d_k, text: `${data.d_model} / ${st.h} = ${st.d_k}` },
+      { key: "h", label: t(data, "heads <i>h</i>"), value: st.h, text: String(st.h) },
+      { key: "d_k", label: t(data, "each head's d<sub>k</sub> = d<sub>model</sub> / h"), value: st.d_k, text: `${data.d_model} / ${st.h} = ${st.d_k}` },
     ]);
   }
 

@@ -15,7 +15,9 @@ function render({ model, el }) {
     valueText: (i) => `T = ${short(T[i])}`,
     onChange: (i) => { model.set("temperature_index", i); model.save_changes(); },
   });
-  const weights = panel(`Weights softmax(s / <i>T</i>) for the scores s = (${data.scores.map((x) => short(Number(x.toPrecision(3)))).join(", ")})`);
+  const weights = panel(t(data, "Weights softmax(s / <i>T</i>) for the scores s = ({scores})", {
+    scores: data.scores.map((x) => short(Number(x.toPrecision(3)))).join(", "),
+  }));
   const curve = panel(t(data, "As <i>T</i> grows: largest weight falls, entropy rises"));
   const numbers = numbersBlock();
   const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: t(data, "The numbers that matter") }), numbers.root]);
@@ -36,7 +38,9 @@ function render({ model, el }) {
     const st = data.states[i], top = st.weights.indexOf(Math.max(...st.weights));
     return barsSvg({
       values: st.weights, labels: data.labels, colours: c, highlight: top,
-      label: `Weights at T = ${short(T[i])}: ` + data.labels.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`).join(", "),
+      label: t(data, "Weights at T = {T}: {weights}", {
+        T: short(T[i]), weights: listOf(data, data.labels.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`)),
+      }),
     });
   };
   const curveSvg = (i) => {
@@ -46,8 +50,10 @@ function render({ model, el }) {
     ];
     return linesSvg({
       xLabels: T.map(short), series, marker: { series: 0, index: i }, xTitle: t(data, "temperature T (log scale)"), yTitle: "", tickEvery: 4,
-      label: `Largest weight against temperature, from ${fmt(series[0].values[0], 2)} at T = ${short(T[0])} to ` +
-        `${fmt(series[0].values[T.length - 1], 2)} at T = ${short(T[T.length - 1])}; marked at T = ${short(T[i])}.`,
+      label: t(data, "Largest weight against temperature, from {first} at T = {T_first} to {last} at T = {T_last}; marked at T = {T}.", {
+        first: fmt(series[0].values[0], 2), T_first: short(T[0]),
+        last: fmt(series[0].values[T.length - 1], 2), T_last: short(T[T.length - 1]), T: short(T[i]),
+      }),
     });
   };
   const draw = (i) => [
@@ -63,8 +69,9 @@ function render({ model, el }) {
     numbers.show([
       { key: "temperature", label: t(data, "temperature <i>T</i>"), value: T[i], text: short(T[i]) },
       { key: "max_weight", label: t(data, "largest weight"), value: st.max_weight, text: fmt(st.max_weight) },
-      { key: "entropy", label: `entropy (uniform: ${fmt(data.ln_n, 2)} nats)`, value: st.entropy, text: `${fmt(st.entropy)} nats` },
-      { key: "gradient", label: "gradient size ‖∂a/∂s‖ = ‖J‖ / <i>T</i>", value: st.gradient, text: fmt(st.gradient) },
+      { key: "entropy", label: t(data, "entropy (uniform: {ln} nats)", { ln: fmt(data.ln_n, 2) }), value: st.entropy,
+        text: t(data, "{value} nats", { value: fmt(st.entropy) }) },
+      { key: "gradient", label: t(data, "gradient size ‖∂a/∂s‖ = ‖J‖ / <i>T</i>"), value: st.gradient, text: fmt(st.gradient) },
     ]);
   }
 

@@ -7,6 +7,12 @@ function render({ model, el }) {
   const c = data.colours, tokens = data.tokens;
   const root = explorerRoot("who-attends", "ase-who");
   const groupId = uniqueId("tokens");
+  // Each head's name in the page's language: "head 1: coreference" (the role, data.head_names[r],
+  // from attention_steps.sentence.HEAD_NAMES), or "head 1" when the heads have no roles.
+  const headNames = data.A.map((_, r) => {
+    const role = (data.head_names || [])[r];
+    return role ? t(data, "head {n}: {role}", { n: r + 1, role: t(data, role) }) : t(data, "head {n}", { n: r + 1 });
+  });
 
   // One native button per token. Arrow keys, Home and End move the choice
   // (a roving tabindex keeps the group a single Tab stop); click works too.
@@ -28,16 +34,16 @@ function render({ model, el }) {
     return b;
   });
   const picker = h("div", { class: "ase-tokens", role: "group", "aria-labelledby": groupId }, [
-    h("p", { id: groupId, class: "ase-picker-label", html: "Choose the query token (arrow keys or click):" }),
+    h("p", { id: groupId, class: "ase-picker-label", html: t(data, "Choose the query token (arrow keys or click):") }),
     ...buttons,
   ]);
   const numbers = numbersBlock();
   const HEAD_COLOURS = data.head_colours; // one per head: attention_steps.palette.head_colour
   const headColour = (r) => HEAD_COLOURS[r % HEAD_COLOURS.length];
-  const lines = panel("Lines from the chosen token to every token, one colour per head", "ase-lines-panel");
-  lines.root.append(legend(data.head_names.map((name, r) => ({ label: name, colour: headColour(r) }))));
-  const heads = data.A.map((_, r) => panel(esc(data.head_names[r])));
-  const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: "Where each head looks most" }), numbers.root]);
+  const lines = panel(t(data, "Lines from the chosen token to every token, one colour per head"), "ase-lines-panel");
+  lines.root.append(legend(headNames.map((name, r) => ({ label: name, colour: headColour(r) }))));
+  const heads = data.A.map((_, r) => panel(esc(headNames[r])));
+  const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: t(data, "Where each head looks most") }), numbers.root]);
   root.append(picker, h("div", { class: "ase-panels" }, [lines.root, numbersPanel, ...heads.map((p) => p.root)]));
   el.append(root);
 
@@ -51,9 +57,9 @@ function render({ model, el }) {
     const tops = data.A.map((A) => A[q].indexOf(Math.max(...A[q])));
     for (const [container, node] of draw(q)) showNode(container, node);
     numbers.show([
-      { key: "token", label: "query token", value: tokens[q], text: `“${tokens[q]}”` },
+      { key: "token", label: t(data, "query token"), value: tokens[q], text: `“${tokens[q]}”` },
       ...data.A.map((A, r) => ({
-        key: `head${r + 1}`, label: esc(data.head_names[r]), value: A[q][tops[r]],
+        key: `head${r + 1}`, label: esc(headNames[r]), value: A[q][tops[r]],
         text: `“${tokens[tops[r]]}” ${fmt(A[q][tops[r]], 2)}`,
       })),
     ]);
@@ -64,7 +70,9 @@ function render({ model, el }) {
     const w = data.A[r][q], top = w.indexOf(Math.max(...w));
     return barsSvg({
       values: w, labels: tokens, colours: c, highlight: top, height: 180,
-      label: `${data.head_names[r]}: weights of “${tokens[q]}” over the sentence: ` + tokens.map((t, j) => `${t} ${fmt(w[j], 2)}`).join(", "),
+      label: t(data, "{head}: weights of “{token}” over the sentence: {weights}", {
+        head: headNames[r], token: tokens[q], weights: listOf(data, tokens.map((k, j) => `${k} ${fmt(w[j], 2)}`)),
+      }),
     });
   };
   const draw = (q) => {
@@ -79,8 +87,12 @@ function render({ model, el }) {
   function linksSvg(q, tops) {
     const row = 21, top = 10, width = 320, height = top + row * tokens.length;
     const xl = 128, xr = 192, y = (i) => top + row * i + row / 2;
-    let out = svgOpen(width, height, `Lines from “${tokens[q]}” to every token; ` +
-      data.head_names.map((name, r) => `${name}: strongest to “${tokens[tops[r]]}” (${fmt(data.A[r][q][tops[r]], 2)})`).join("; "));
+    let out = svgOpen(width, height, t(data, "Lines from “{token}” to every token; {heads}", {
+      token: tokens[q],
+      heads: clausesOf(data, headNames.map((name, r) => t(data, "{head}: strongest to “{token}” ({weight})", {
+        head: name, token: tokens[tops[r]], weight: fmt(data.A[r][q][tops[r]], 2),
+      }))),
+    }));
     tokens.forEach((t, i) => {
       const bold = i === q ? ' font-weight="700"' : "";
       out += `<text x="${xl - 6}" y="${y(i) + 4}" text-anchor="end" class="ase-tick"${bold} opacity="${i === q ? 1 : 0.7}">${esc(t)}</text>`;
