@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import base64
 import re
 import warnings
@@ -30,9 +31,10 @@ def _strings_in_code() -> set[str]:
         sources += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     for text in sources:
         # join adjacent literals inside _( ... ) so multi-line messages are found whole
-        for m in re.finditer(r"(?<!\w)_\(\s*((?:(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
-            parts = re.findall(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"", m.group(1))
-            found.add("".join(a or b for a, b in parts).replace('\\"', '"').replace("\\'", "'"))
+        # (a literal may be raw, r"÷ $\\sqrt{d_k}$", or hold escapes, "…,\\n…": read as Python reads it)
+        for m in re.finditer(r"(?<!\w)_\(\s*((?:r?(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
+            parts = re.findall(r"r?'(?:[^'\\]|\\.)*'|r?\"(?:[^\"\\]|\\.)*\"", m.group(1))
+            found.add("".join(ast.literal_eval(part) for part in parts))
     for js in (BOOK / "attention_steps" / "explorers" / "js").glob("*.js"):
         found |= {m.replace('\\"', '"') for m in JS_CALL.findall(js.read_text(encoding="utf-8"))}
     return found
