@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import heads as _heads
-from ..plotting import show
+from .. import i18n
 from ..scaling import STRATEGIES, saturation
 from ..sentence import HEAD_NAMES, sentence_trace
 from . import data, fallback
@@ -51,6 +51,17 @@ def _position(values, value, name: str) -> int:
     raise ValueError(f"{name} must be one of the explorer's positions {list(values)}, got {value!r}")
 
 
+def _show(draw) -> None:
+    """Show the static figure `draw()` returns as (fig, alt), in every language (i18n.show_figure)."""
+    alts: dict[str, str] = {}
+
+    def build():
+        fig, alts[i18n.current()] = draw()
+        return fig
+
+    i18n.show_figure(build, alt=lambda: alts[i18n.current()])
+
+
 def dk_explorer(
     d_k: int = 64, strategy: str = "none", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, figure: bool = True
 ) -> DkExplorer:
@@ -64,7 +75,7 @@ def dk_explorer(
     states = data.dk_states(n_keys=n_keys, n_queries=n_queries, seed=seed)
     index = _position(states["d_k"], d_k, "d_k")
     if figure:
-        show(*fallback.dk_figure(states, index, strategy))
+        _show(lambda: fallback.dk_figure(states, index, strategy))
     return DkExplorer(data=states, d_k_index=index, strategy=strategy)
 
 
@@ -84,7 +95,7 @@ def temperature_explorer(
     states = data.temperature_states(scores, labels)
     index = _position(states["temperatures"], temperature, "temperature")
     if figure:
-        show(*fallback.temperature_figure(states, index))
+        _show(lambda: fallback.temperature_figure(states, index))
     return TemperatureExplorer(data=states, temperature_index=index)
 
 
@@ -98,7 +109,7 @@ def heads_explorer(h: int = 4, *, d_model: int = 16, layer=None, figure: bool = 
     states = data.heads_states(layer.tokens, layer.X, layer.W_Q, layer.W_K, layer.W_V)
     index = _position(states["head_counts"], h, "h")
     if figure:
-        show(*fallback.heads_figure(states, index))
+        _show(lambda: fallback.heads_figure(states, index))
     return HeadsExplorer(data=states, h_index=index)
 
 
@@ -113,5 +124,5 @@ def who_attends_explorer(token: str = "it", *, text: str | None = None, figure: 
     states = data.who_attends_states(tokens, trace, head_names=HEAD_NAMES)
     index = tokens.index(token)
     if figure:
-        show(*fallback.who_attends_figure(states, index))
+        _show(lambda: fallback.who_attends_figure(states, index))
     return WhoAttendsExplorer(data=states, token=index)

@@ -1,13 +1,21 @@
 """Static figures of the explorers at their default setting, for print and for
-readers without JavaScript. Drawn from the same states the widgets show."""
+readers without JavaScript. Drawn from the same states the widgets show, with their
+words in the current language (attention_steps.i18n: the explorers show each figure
+with show_figure, drawn once per language)."""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..i18n import _
 from ..palette import OKABE_ITO, SEQUENTIAL, STRATEGY_STYLES
 from ..plotting import weight_bars
+
+
+def strategy_label(key: str) -> str:
+    """A scaling strategy's name (scaling.STRATEGIES) in the current language."""
+    return {"none": _("no scaling"), "d_k": "÷ d_k", "sqrt_d_k": "÷ √d_k"}[key]
 
 
 def dk_figure(data: dict, d_k_index: int, strategy: str):
@@ -18,7 +26,12 @@ def dk_figure(data: dict, d_k_index: int, strategy: str):
     for s in data["strategies"]:
         colour, dash = STRATEGY_STYLES[s["key"]].colour, STRATEGY_STYLES[s["key"]].linestyle  # as the explorer's chart
         left.plot(
-            x, [st["mean_max_weight"] for st in data["states"][s["key"]]], dash, color=colour, lw=2, label=s["label"]
+            x,
+            [st["mean_max_weight"] for st in data["states"][s["key"]]],
+            dash,
+            color=colour,
+            lw=2,
+            label=strategy_label(s["key"]),
         )
     current = data["states"][strategy][d_k_index]
     left.plot([d_k_index], [current["mean_max_weight"]], "o", ms=10, mfc="none", mec="black", mew=2)
@@ -26,21 +39,26 @@ def dk_figure(data: dict, d_k_index: int, strategy: str):
     left.set_xticks(x[::2], labels=[str(d) for d in data["d_k"][::2]])
     left.set_ylim(0, 1.02)
     left.set_xlabel("d_k")
-    left.set_ylabel("largest weight (average)")
+    left.set_ylabel(_("largest weight (average)"))
     left.legend(fontsize=8, frameon=False, loc="center right")
-    label = next(s["label"] for s in data["strategies"] if s["key"] == strategy)
+    label = strategy_label(strategy)
     d_k = data["d_k"][d_k_index]
     weight_bars(current["weights"], data["keys"], ax=right, highlight=int(np.argmax(current["weights"])))
-    right.set_title(f"one query, d_k = {d_k}, {label}", fontsize=10)
-    ends = "; ".join(
-        f"{s['label']}: {data['states'][s['key']][0]['mean_max_weight']:.2f} at d_k = {data['d_k'][0]} "
-        f"to {data['states'][s['key']][-1]['mean_max_weight']:.2f} at d_k = {data['d_k'][-1]}"
+    right.set_title(_("one query, d_k = {d_k}, {strategy}").format(d_k=d_k, strategy=label), fontsize=10)
+    ends = _("; ").join(
+        _("{strategy}: {first} at d_k = {d_first} to {last} at d_k = {d_last}").format(
+            strategy=strategy_label(s["key"]),
+            first=f"{data['states'][s['key']][0]['mean_max_weight']:.2f}",
+            d_first=data["d_k"][0],
+            last=f"{data['states'][s['key']][-1]['mean_max_weight']:.2f}",
+            d_last=data["d_k"][-1],
+        )
         for s in data["strategies"]
     )
-    alt = (
-        f"Average largest softmax weight over {data['n_keys']} keys against d_k. {ends}. "
-        f"Right: one query's weights at d_k = {d_k} with {label}; the largest is {current['max_weight']:.2f}."
-    )
+    alt = _(
+        "Average largest softmax weight over {n_keys} keys against d_k. {ends}. "
+        "Right: one query's weights at d_k = {d_k} with {strategy}; the largest is {largest}."
+    ).format(n_keys=data["n_keys"], ends=ends, d_k=d_k, strategy=label, largest=f"{current['max_weight']:.2f}")
     return fig, alt
 
 
@@ -51,24 +69,31 @@ def temperature_figure(data: dict, index: int):
     state = data["states"][index]
     weight_bars(state["weights"], data["labels"], ax=left, highlight=int(np.argmax(state["weights"])))
     left.set_title(f"T = {T[index]:g}", fontsize=10)
-    right.plot(T, [s["max_weight"] for s in data["states"]], color=OKABE_ITO["blue"], lw=2, label="largest weight")
+    right.plot(T, [s["max_weight"] for s in data["states"]], color=OKABE_ITO["blue"], lw=2, label=_("largest weight"))
     right.plot(
         T,
         [s["entropy"] / data["ln_n"] for s in data["states"]],
         "--",
         color=OKABE_ITO["orange"],
         lw=2,
-        label="entropy ÷ ln n",
+        label=_("entropy ÷ ln n"),
     )
     right.plot([T[index]], [state["max_weight"]], "o", ms=10, mfc="none", mec="black", mew=2)
     right.set_xscale("log")
     right.set_ylim(0, 1.02)
-    right.set_xlabel("temperature T")
+    right.set_xlabel(_("temperature T"))
     right.legend(fontsize=8, frameon=False)
-    alt = (
-        f"Softmax weights at temperature T = {T[index]:g}: largest {state['max_weight']:.2f}, entropy "
-        f"{state['entropy']:.2f} nats. Right: the largest weight falls from {data['states'][0]['max_weight']:.2f} "
-        f"at T = {T[0]:g} to {data['states'][-1]['max_weight']:.2f} at T = {T[-1]:g} while the entropy rises towards ln n."
+    alt = _(
+        "Softmax weights at temperature T = {T}: largest {largest}, entropy {entropy} nats. Right: the largest "
+        "weight falls from {first} at T = {T_first} to {last} at T = {T_last} while the entropy rises towards ln n."
+    ).format(
+        T=f"{T[index]:g}",
+        largest=f"{state['max_weight']:.2f}",
+        entropy=f"{state['entropy']:.2f}",
+        first=f"{data['states'][0]['max_weight']:.2f}",
+        T_first=f"{T[0]:g}",
+        last=f"{data['states'][-1]['max_weight']:.2f}",
+        T_last=f"{T[-1]:g}",
     )
     return fig, alt
 
@@ -85,14 +110,14 @@ def heads_figure(data: dict, index: int):
             ax.axis("off")
             continue
         ax.imshow(state["maps"][r], cmap=SEQUENTIAL, vmin=0, vmax=1)
-        ax.set_title(f"head {r + 1} (d_k = {state['d_k']})", fontsize=9)
+        ax.set_title(_("head {r} (d_k = {d_k})").format(r=r + 1, d_k=state["d_k"]), fontsize=9)
         ax.set_xticks(range(len(tokens)), labels=tokens, rotation=90, fontsize=7)
         ax.set_yticks(range(len(tokens)), labels=tokens if r % cols == 0 else [], fontsize=7)
         ax.tick_params(length=0)
-    alt = (
-        f"{h} attention maps, one per head, each {len(tokens)} × {len(tokens)} over the tokens "
-        f"{', '.join(tokens)}; d_model = {data['d_model']} is split into {h} heads of d_k = {state['d_k']}."
-    )
+    alt = _(
+        "{h} attention maps, one per head, each {n} × {n} over the tokens "
+        "{tokens}; d_model = {d_model} is split into {h} heads of d_k = {d_k}."
+    ).format(h=h, n=len(tokens), tokens=", ".join(tokens), d_model=data["d_model"], d_k=state["d_k"])
     return fig, alt
 
 
@@ -111,9 +136,13 @@ def who_attends_figure(data: dict, token: int):
         )
         ax.set_ylim(0, 1)
         ax.set_yticks([0, 1])
-        ax.set_ylabel(f"head {r + 1}", fontsize=9)
-        summary.append(f"head {r + 1} attends most to {tokens[top]} ({w[top]:.2f})")
+        ax.set_ylabel(_("head {r}").format(r=r + 1), fontsize=9)
+        summary.append(
+            _("head {r} attends most to {token} ({weight})").format(r=r + 1, token=tokens[top], weight=f"{w[top]:.2f}")
+        )
     axes[-1, 0].set_xticks(range(len(tokens)), labels=tokens, rotation=45, ha="right")
-    axes[0, 0].set_title(f"weights of “{tokens[token]}” over the sentence", fontsize=10)
-    alt = f"Attention weights of the token “{tokens[token]}” over every token, per head: " + "; ".join(summary) + "."
+    axes[0, 0].set_title(_("weights of “{token}” over the sentence").format(token=tokens[token]), fontsize=10)
+    alt = _("Attention weights of the token “{token}” over every token, per head: {heads}.").format(
+        token=tokens[token], heads=_("; ").join(summary)
+    )
     return fig, alt
