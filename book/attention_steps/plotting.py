@@ -86,7 +86,8 @@ def label_matrix_axes(ax, M: np.ndarray, name: str, row_labels, col_labels) -> N
     ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(1, M.shape[1] + 1))
     ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(1, M.shape[0] + 1))
     if col_labels is not None and max(len(str(c)) for c in col_labels) > 4:
-        ax.tick_params(axis="x", labelrotation=45)
+        # slanted, each label ending at its column: long labels (and wider Chinese ones) do not collide
+        plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
