@@ -258,6 +258,77 @@ def test_chinese_figure_is_drawn_in_chinese_from_the_same_execution():
     assert f"权重为 {weight}" in zh["alt"]
 
 
+NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?%?")
+
+
+def _figure_outputs():
+    """(notebook, English alt, the output's metadata) of every figure the executed book displays,
+    from the execution cache both editions are built from."""
+    import nbformat
+    from build_paths import CACHE
+    from jupyter_cache import get_cache
+
+    if not CACHE.exists():
+        pytest.fail(f"no execution cache {CACHE}: run `bash scripts/build.sh`")
+    cache = get_cache(CACHE)
+    for path in sorted((ROOT / "book").glob("*.ipynb")):
+        try:
+            record = cache.match_cache_notebook(nbformat.read(path, as_version=4))
+        except KeyError:
+            pytest.fail(f"{path.name} is not in the execution cache: run `bash scripts/build.sh`")
+        for cell in cache.get_cache_bundle(record.pk).nb.cells:
+            for output in cell.get("outputs", []):
+                if "image/png" in output.get("data", {}):
+                    metadata = output.get("metadata", {})
+                    yield path.stem, metadata.get("image/png", {}).get("alt", ""), metadata
+
+
+def test_every_figure_is_drawn_in_chinese_with_the_english_numbers():
+    """Every figure of the book comes from i18n.show_figure: the output carries the Chinese PNG
+    and alt text, drawn in the same execution from the same data. The Chinese alt text is
+    Chinese and states the English one's numbers (its words are all that differ)."""
+    from attention_steps.i18n import METADATA_KEY
+
+    figures, wrong = 0, []
+    for notebook, alt, metadata in _figure_outputs():
+        figures += 1
+        zh = metadata.get(METADATA_KEY, {})
+        zh_alt = zh.get("alt", {}).get(LANG, "")
+        if not zh.get("image/png", {}).get(LANG) or not zh.get("width", {}).get(LANG):
+            wrong.append((notebook, alt[:60], "no Chinese PNG: show it with i18n.show_figure"))
+        elif not CJK.search(zh_alt):
+            wrong.append((notebook, alt[:60], f"the Chinese alt text is not Chinese: {zh_alt[:60]!r}"))
+        elif set(NUMBER.findall(alt)) != set(NUMBER.findall(zh_alt)):
+            wrong.append(
+                (
+                    notebook,
+                    alt[:60],
+                    f"numbers {sorted(set(NUMBER.findall(alt)))} in English, "
+                    f"{sorted(set(NUMBER.findall(zh_alt)))} in Chinese",
+                )
+            )
+    assert figures > 40, f"only {figures} figures in the executed notebooks"
+    assert wrong == [], wrong
+
+
+@pytest.mark.parametrize(
+    "page", ["book/intro"] + [f"book/{p.stem}" for p in sorted((ROOT / "book").glob("[01]*.ipynb"))]
+)
+def test_every_chinese_page_shows_its_figures_in_chinese(page):
+    """The Chinese page has the English page's figures, each with Chinese alt text (and its Chinese
+    PNG: the same file as the English one only if the figure has no words), at the width it was drawn for."""
+    en = [
+        img for img in _article(HTML / f"{page}.html").select(".cell_output img") if img.get("src", "").endswith(".png")
+    ]
+    zh = [
+        img for img in _article(ZH / f"{page}.html").select(".cell_output img") if img.get("src", "").endswith(".png")
+    ]
+    assert len(zh) == len(en) > 0, (len(en), len(zh))
+    for e, z in zip(en, zh):
+        assert CJK.search(z.get("alt", "")), (e.get("alt", "")[:60], z.get("alt", "")[:60])
+        assert re.search(r"width:\s*[\d.]+px", z.get("style", "")), z.get("alt", "")[:60]
+
+
 @pytest.mark.parametrize("edition,label", [("", "The numbers that matter"), (f"{LANG}/", "关键数字")])
 def test_explorer_labels_follow_the_page_language(site, offline_page, edition, label):
     """The temperature explorer, saved once by the English execution, labels itself in each

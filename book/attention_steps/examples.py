@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .i18n import _
 from .multihead import Trace, trace_attention
 
 
@@ -178,3 +179,30 @@ def translation() -> Translation:
         W_V=W_V,
         enc_W_Q=enc_W_Q,
     )
+
+
+def feature_labels(names) -> list[str]:
+    """The examples' feature (column) names, e.g. sentence.COLUMNS or Translation.features, in the
+    current language, for a figure's labels (the names themselves stay English: they are keys)."""
+    words = {
+        "noun": _("noun"),
+        "animate": _("animate"),
+        "place": _("place"),
+        "pronoun": _("pronoun"),
+        "verb": _("verb"),
+        "adjective": _("adjective"),
+        "function": _("function"),
+        "pos cos": _("pos cos"),
+        "pos sin": _("pos sin"),
+        "other 1": _("other {k}").format(k=1),
+        "other 2": _("other {k}").format(k=2),
+        "other 3": _("other {k}").format(k=3),
+        "person": _("person"),
+        "affection": _("affection"),
+        "animal": _("animal"),
+        "start": _("start"),
+    }
+    unknown = [name for name in names if name not in words]
+    if unknown:
+        raise ValueError(f"feature_labels: no label for {unknown}; known names are {sorted(words)}")
+    return [words[name] for name in names]

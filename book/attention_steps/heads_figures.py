@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .i18n import _
 from .palette import CYCLE, OKABE_ITO, SEQUENTIAL
 from .plotting import heatmap, stacked_bars
 
@@ -66,7 +67,7 @@ def heads_heatmaps(
         if titles is not None:
             ax.set_title(titles[r], fontsize=11)
     if blanks and any(ax.texts for ax in axes.flat):
-        fig.text(0.5, 0.0, "blank cell: weight < 0.05", ha="center", va="top", fontsize=9)  # below the tick labels
+        fig.text(0.5, 0.0, _("blank cell: weight < 0.05"), ha="center", va="top", fontsize=9)  # below the tick labels
     return fig
 
 
@@ -91,7 +92,9 @@ def grouped_bars(
     """Bars of several series side by side for each group, e.g. {"÷ √d_k": [...], "÷ √d_model": [...]}
     per head; `reference` = (y, label) draws a dashed line (a uniform distribution, say). Returns the Figure."""
     if ax is None:
-        _, ax = plt.subplots(figsize=(min(1.0 + 0.9 * len(group_labels), 6.4), 2.8))
+        ax = plt.subplots(figsize=(min(1.0 + 0.9 * len(group_labels), 6.4), 2.8))[
+            1
+        ]  # (not `_, ax`: _ is the translation)
     width = 0.8 / len(values)
     x = np.arange(len(group_labels))
     for k, (label, ys) in enumerate(values.items()):
@@ -110,7 +113,7 @@ def grouped_bars(
     return ax.figure
 
 
-def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, group_name: str = "head"):
+def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, group_name: str | None = None):
     """Two panels, mean largest weight and mean entropy per group, for each series
     {label: object with .mean_max_weight and .mean_entropy}; dashed lines mark the
     uniform distribution over n_keys keys. Returns the Figure."""
@@ -120,19 +123,19 @@ def sharpness_bars(series: dict, n_keys: int, group_labels: Sequence[str], *, gr
         group_labels,
         ax=left,
         legend=False,
-        ylabel="mean largest weight",
-        reference=(1 / n_keys, "uniform"),
+        ylabel=_("mean largest weight"),
+        reference=(1 / n_keys, _("uniform")),
     )
     grouped_bars(
         {k: s.mean_entropy for k, s in series.items()},
         group_labels,
         ax=right,
         legend=False,
-        ylabel="mean entropy (nats)",
-        reference=(float(np.log(n_keys)), "uniform"),
+        ylabel=_("mean entropy (nats)"),
+        reference=(float(np.log(n_keys)), _("uniform")),
     )
     for ax in (left, right):
-        ax.set_xlabel(group_name)
+        ax.set_xlabel(group_name or _("head"))
         ax.margins(y=0.15)
     fig.legend(*left.get_legend_handles_labels(), loc="outside lower center", ncol=len(series), frameon=False)
     return fig
@@ -164,10 +167,24 @@ def head_bands(
             (ax.axvline if axis == 1 else ax.axhline)(r * size - 0.5, color="white", linewidth=3)
         middle = r * size + (size - 1) / 2
         if axis == 1:
-            ax.text(middle, -0.75, f"head {r + 1}", ha="center", va="bottom", fontsize=9, color=OKABE_ITO["blue"])
+            ax.text(
+                middle,
+                -0.75,
+                _("head {r}").format(r=r + 1),
+                ha="center",
+                va="bottom",
+                fontsize=9,
+                color=OKABE_ITO["blue"],
+            )
         else:
             ax.text(
-                M.shape[1] - 0.4, middle, f"head {r + 1}", ha="left", va="center", fontsize=9, color=OKABE_ITO["blue"]
+                M.shape[1] - 0.4,
+                middle,
+                _("head {r}").format(r=r + 1),
+                ha="left",
+                va="center",
+                fontsize=9,
+                color=OKABE_ITO["blue"],
             )
     if axis == 1:
         ax.set_title(ax.get_title(), pad=24)
@@ -175,7 +192,7 @@ def head_bands(
 
 
 def stacked_parts(
-    parts, part_labels: Sequence[str], *, total_label: str = "sum", xlabel: str = "column", title: str = ""
+    parts, part_labels: Sequence[str], *, total_label: str | None = None, xlabel: str | None = None, title: str = ""
 ):
     """Stacked bars: parts (k, d) are k additive pieces of a d-vector, stacked per column
     (positive up, negative down) in Okabe–Ito colours; a black tick marks their sum. The columns are
@@ -185,10 +202,12 @@ def stacked_parts(
     fig, ax = plt.subplots(figsize=(min(6.4, 1.6 + 0.55 * d), 3.0))
     x = np.arange(d)
     stacked_bars(ax, x, parts, [CYCLE[p % len(CYCLE)] for p in range(k)], part_labels, linewidth=0.5)
-    ax.scatter(x, parts.sum(axis=0), marker="_", s=400, color="black", linewidths=2.5, zorder=3, label=total_label)
+    ax.scatter(
+        x, parts.sum(axis=0), marker="_", s=400, color="black", linewidths=2.5, zorder=3, label=total_label or _("sum")
+    )
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(x, labels=[str(c + 1) for c in x])
-    ax.set_xlabel(xlabel)
+    ax.set_xlabel(xlabel or _("column"))
     if title:
         ax.set_title(title)
     fig.legend(loc="outside right center", frameon=False, fontsize=8)

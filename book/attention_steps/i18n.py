@@ -202,6 +202,25 @@ def use_cjk_font() -> bool:
 
 
 # ----------------------------------------------------------------------------- figures
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+def cjk_mathtext(fig) -> None:
+    """Let a label that mixes maths and Chinese ("$d_k$ = 4（标准差 2.0）") draw its Chinese.
+
+    Matplotlib draws such a label with mathtext, which takes the words outside $…$ from
+    the label's first font only (no fallback along font.family): the book's font, which
+    has no Chinese, so every Chinese glyph would be a box. Those labels get the CJK font
+    first (it has Latin letters and digits too); the maths keeps mathtext's fonts, and
+    every other label its own font."""
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):
+        s = text.get_text()
+        if "$" in s and _CJK.search(s):
+            text.set_fontfamily([CJK_FONT])
+
+
 def _png(fig) -> tuple[str, int]:
     """The figure drawn sharp (plotting.sharp_png: twice its displayed width) and that width."""
     from .plotting import sharp_png  # plotting imports this module
@@ -226,6 +245,7 @@ def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> 
     for lang in LANGUAGES:
         with language(lang):
             fig = build()
+            cjk_mathtext(fig)
             try:
                 pngs[lang], widths[lang] = _png(fig)
             finally:

@@ -8,6 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ._validate import as_matrix
+from .i18n import _
 from .palette import OKABE_ITO
 from .plotting import heatmap
 
@@ -22,12 +23,12 @@ def mask_pattern(mask, *, title: str = "", ax=None):
     if mask.dtype != bool or mask.ndim != 2:
         raise TypeError(f"mask must be a 2-D boolean array (n_q, n_k), got dtype {mask.dtype} and shape {mask.shape}")
     if ax is None:
-        _, ax = plt.subplots(figsize=(4.2, 4.2))
+        ax = plt.subplots(figsize=(4.2, 4.2))[1]  # (not `_, ax`: _ is the translation)
     cmap = matplotlib.colors.ListedColormap(["#f2f2f2", OKABE_ITO["blue"]])
     n_q, n_k = mask.shape
     ax.imshow(mask, cmap=cmap, vmin=0, vmax=1, interpolation="nearest", extent=(0.5, n_k + 0.5, n_q + 0.5, 0.5))
-    ax.set_xlabel("key j")
-    ax.set_ylabel("query i")
+    ax.set_xlabel(_("key j"))
+    ax.set_ylabel(_("query i"))
     ticks = [1, *range(16, n_k + 1, 16)] if n_k >= 16 else list(range(1, n_k + 1))
     ax.set_xticks(ticks)
     ax.set_yticks([t for t in ticks if t <= n_q])
@@ -79,10 +80,10 @@ def tile_diagram(n_blocks: int = 6, current: tuple[int, int] = (2, 3)):
                 ax.add_patch(
                     matplotlib.patches.Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="#888888", linewidth=0.8)
                 )
-        ax.set_xlabel("keys j (blocks of b)")
-        ax.set_ylabel("queries i (blocks of b)")
-    axes[0].set_title("naive: all n × n scores at once", fontsize=10)
-    axes[1].set_title("tiled: one b × b tile at a time", fontsize=10)
+        ax.set_xlabel(_("keys j (blocks of b)"))
+        ax.set_ylabel(_("queries i (blocks of b)"))
+    axes[0].set_title(_("naive: all n × n scores at once"), fontsize=10)
+    axes[1].set_title(_("tiled: one b × b tile at a time"), fontsize=10)
     axes[1].annotate(
         "",
         xy=(n_blocks - 0.15, qi + 0.5),

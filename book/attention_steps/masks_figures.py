@@ -37,7 +37,9 @@ def masked_heatmap(
     keep = np.broadcast_to(np.asarray(keep, dtype=bool), M.shape)
     if ax is None:
         rows, cols = M.shape
-        _, ax = plt.subplots(figsize=(min(1.0 + 0.6 * cols, 6.4), min(0.9 + 0.45 * rows, 6.4)))
+        ax = plt.subplots(figsize=(min(1.0 + 0.6 * cols, 6.4), min(0.9 + 0.45 * rows, 6.4)))[
+            1
+        ]  # (not `_, ax`: _ is the translation)
     shown = np.ma.masked_array(np.where(keep, M, 0.0), mask=~keep)
     kept = M[keep]
     signed = kept.size and kept.min() < 0

@@ -9,6 +9,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .i18n import _
 from .palette import OKABE_ITO, key_colour
 from .plotting import stacked_bars
 
@@ -29,16 +30,25 @@ def contribution_bars(A, V, tokens: Sequence[str], *, value_name: str = "v", out
         ax.set_title(f"{value_name} ({tokens[j]})", fontsize=10)
     for i, ax in enumerate(axes[n_k:]):
         stacked_bars(
-            ax, x, A[i][:, None] * V, colours, [f"{A[i, j]:.0%} of {value_name} ({tokens[j]})" for j in range(n_k)]
+            ax,
+            x,
+            A[i][:, None] * V,
+            colours,
+            [
+                _("{share} of {value} ({token})").format(share=f"{A[i, j]:.0%}", value=value_name, token=tokens[j])
+                for j in range(n_k)
+            ],
         )
         ax.set_title(f"{output_name} ({tokens[i]})", fontsize=10, fontweight="bold")
     for ax in axes:
         ax.set_xticks(x, labels=[str(c + 1) for c in x])  # columns numbered from 1, as in the text
         ax.set_ylim(low - 0.05 * (high - low), high + 0.12 * (high - low))
         ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_xlabel("column")
-    axes[0].set_ylabel("value")
-    handles = [matplotlib.patches.Patch(color=colours[j], label=f"from {tokens[j]}") for j in range(n_k)]
+        ax.set_xlabel(_("column"))
+    axes[0].set_ylabel(_("value"))
+    handles = [
+        matplotlib.patches.Patch(color=colours[j], label=_("from {token}").format(token=tokens[j])) for j in range(n_k)
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncol=min(n_k, 4), frameon=False, fontsize=9)
     return fig
 
@@ -78,7 +88,7 @@ def hull_plot(
     (a point (2,)) is marked with a cross and `probe_label`. Returns the Figure."""
     V, Z = np.asarray(V, dtype=float), np.asarray(Z, dtype=float)
     if ax is None:
-        _, ax = plt.subplots(figsize=(3.4, 3.2))
+        ax = plt.subplots(figsize=(3.4, 3.2))[1]  # (not `_, ax`: _ is the translation)
     if box:
         (x0, y0), (x1, y1) = V.min(axis=0), V.max(axis=0)
         ax.add_patch(
@@ -90,7 +100,7 @@ def hull_plot(
                 linestyle="--",
                 edgecolor=OKABE_ITO["black"],
                 linewidth=0.9,
-                label="bounding box",
+                label=_("bounding box"),
             )
         )
     extent = np.vstack([V, Z])  # every point drawn, for the axes limits below
@@ -109,8 +119,8 @@ def hull_plot(
         )
     else:
         ax.plot(hull[:, 0], hull[:, 1], color=OKABE_ITO["blue"], linewidth=2, alpha=0.6)
-    ax.scatter(V[:, 0], V[:, 1], s=90, color=OKABE_ITO["blue"], zorder=3, label="value rows v")
-    ax.scatter(Z[:, 0], Z[:, 1], s=45, marker="D", color=OKABE_ITO["vermillion"], zorder=4, label="outputs z")
+    ax.scatter(V[:, 0], V[:, 1], s=90, color=OKABE_ITO["blue"], zorder=3, label=_("value rows v"))
+    ax.scatter(Z[:, 0], Z[:, 1], s=45, marker="D", color=OKABE_ITO["vermillion"], zorder=4, label=_("outputs z"))
     span = np.ptp(extent, axis=0).max() or 1.0
     for (x, y), label in zip(V, key_labels):
         ax.annotate(
@@ -129,8 +139,8 @@ def hull_plot(
     ax.set_xlim(extent[:, 0].min() - pad, extent[:, 0].max() + pad)
     ax.set_ylim(extent[:, 1].min() - pad, extent[:, 1].max() + pad)
     ax.set_aspect("equal", adjustable="box")
-    ax.set_xlabel("column 1")  # the maths numbers columns from 1: V[:, 0] in code
-    ax.set_ylabel("column 2")
+    ax.set_xlabel(_("column {c}").format(c=1))  # the maths numbers columns from 1: V[:, 0] in code
+    ax.set_ylabel(_("column {c}").format(c=2))
     if title:
         ax.set_title(title)
     return ax.figure

@@ -86,7 +86,8 @@ def label_matrix_axes(ax, M: np.ndarray, name: str, row_labels, col_labels) -> N
     ax.set_xticks(range(M.shape[1]), labels=col_labels if col_labels is not None else range(1, M.shape[1] + 1))
     ax.set_yticks(range(M.shape[0]), labels=row_labels if row_labels is not None else range(1, M.shape[0] + 1))
     if col_labels is not None and max(len(str(c)) for c in col_labels) > 4:
-        ax.tick_params(axis="x", labelrotation=45)
+        # slanted, each label ending at its column: long labels (and wider Chinese ones) do not collide
+        plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
@@ -144,11 +145,12 @@ def heatmap(
     return ax.figure
 
 
-def matrix_equation(terms: Sequence, *, fmt: str = "{:.2f}", height: float = 2.6):
+def matrix_equation(terms: Sequence, *, fmt: str = "{:.2f}", height: float = 2.6, size: tuple | None = None):
     """Draw e.g. X · W_Q = Q side by side.
 
     `terms` mixes (name, M) or (name, M, row_labels, col_labels) tuples with
-    operator strings such as "·", "=", "÷ √3". Returns the Figure.
+    operator strings such as "·", "=", "÷ √3". `size` (width, height in inches)
+    overrides the size computed from the terms. Returns the Figure.
     """
     # An operator gets a narrow column; a matrix one as wide as its columns.
     ratios = [0.35 + 0.08 * len(t) if isinstance(t, str) else 0.6 + 0.55 * np.atleast_2d(t[1]).shape[1] for t in terms]
@@ -161,6 +163,8 @@ def matrix_equation(terms: Sequence, *, fmt: str = "{:.2f}", height: float = 2.6
         name, M, *labels = term
         rows, cols = (labels + [None, None])[:2]
         heatmap(M, name, row_labels=rows, col_labels=cols, ax=ax, fmt=fmt, annotate=True)
+    if size is not None:
+        fig.set_size_inches(*size)
     return fig
 
 
@@ -263,8 +267,8 @@ def attention_map(
         vmax=1.0,
     )
     ax.set_title(title or shape_label("A", A))
-    ax.set_xlabel("key j (attended to)")
-    ax.set_ylabel("query i (attending)")
+    ax.set_xlabel(i18n._("key j (attended to)"))
+    ax.set_ylabel(i18n._("query i (attending)"))
     ax.tick_params(labelsize=9)
     row = None if highlight is None else highlight[0]
     for (i, j), value in np.ndenumerate(A):

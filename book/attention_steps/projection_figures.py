@@ -9,6 +9,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .i18n import _
 from .palette import OKABE_ITO
 
 # The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
@@ -75,7 +76,9 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
     unknown = set(shapes or {}) - set(PIPELINE_BOXES)
     if unknown:
         raise ValueError(f"shapes has unknown box(es) {sorted(unknown)}; boxes are {list(PIPELINE_BOXES)}")
-    shapes = {key: spec[3] for key, spec in PIPELINE_BOXES.items()} | dict(shapes or {})
+    defaults = {key: spec[3] for key, spec in PIPELINE_BOXES.items()}
+    defaults["A"] = _("{shape}, rows sum to 1").format(shape=r"$n \times n$")  # words: translated
+    shapes = defaults | dict(shapes or {})
     fig, ax = plt.subplots(figsize=(4.6, 7.8))
     ax.set_xlim(-0.4, 10.4)
     ax.set_ylim(0.0, 17.0)
@@ -96,7 +99,7 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
     ax.text(
         10.25,
         9.4,
-        "one head r; repeated for r = 1 … h",
+        _("one head r; repeated for r = 1 … h"),
         rotation=90,
         ha="left",
         va="center",
@@ -104,8 +107,8 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
         color="#555555",
     )
     for a, b in PIPELINE_EDGES:
-        xa, ya, *_ = PIPELINE_BOXES[a]
-        xb, yb, *_ = PIPELINE_BOXES[b]
+        xa, ya = PIPELINE_BOXES[a][:2]
+        xb, yb = PIPELINE_BOXES[b][:2]
         if b == "Z":  # arrive straight from above, beside each other
             xb = xa
         elif a in ("Q", "K"):
@@ -116,7 +119,7 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
             xytext=(xa, ya - 0.62),
             arrowprops={"arrowstyle": "-|>", "color": "#444444", "linewidth": 1.3, "shrinkA": 0, "shrinkB": 0},
         )
-    for key, (x, y, label, _, stage) in PIPELINE_BOXES.items():
+    for key, (x, y, label, _shape, stage) in PIPELINE_BOXES.items():
         on = highlight is None or stage == highlight
         edge = OKABE_ITO["vermillion"] if highlight is not None and on else OKABE_ITO["blue"]
         width = PIPELINE_WIDTH[key]

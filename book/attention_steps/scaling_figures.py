@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .i18n import _
 from .palette import OKABE_ITO, STRATEGY_STYLES
 from .scaling import Saturation, VarianceEstimate
 from .tables import markdown_table  # noqa: F401 (the chapters call sf.markdown_table)
@@ -31,13 +32,13 @@ def score_spread(samples: dict[int, np.ndarray]):
             histtype="step",
             lw=1.8,
             color=colour,
-            label=f"$d_k$ = {d}  (std {values.std():.1f})",
+            label=_("$d_k$ = {d}  (std {std})").format(d=d, std=f"{values.std():.1f}"),
         )
-    ax.set_xlabel("raw score  q·k")
-    ax.set_ylabel("density")
+    ax.set_xlabel(_("raw score  q·k"))
+    ax.set_ylabel(_("density"))
     ax.set_yticks([])
     ax.legend(frameon=False, fontsize=9)
-    ax.set_title("The larger $d_k$, the wider the raw scores spread")
+    ax.set_title(_("The larger $d_k$, the wider the raw scores spread"))
     return fig
 
 
@@ -47,14 +48,16 @@ def variance_vs_dk(estimates: Sequence[VarianceEstimate]):
     est = np.array([e.estimate for e in estimates])
     err = np.array([2 * e.stderr for e in estimates])
     fig, ax = plt.subplots(figsize=(6.0, 3.6))
-    ax.plot(d, d, color=OKABE_ITO["black"], lw=1, label="theory: $d_k$")
-    ax.errorbar(d, est, yerr=err, fmt="o", color=OKABE_ITO["orange"], ms=5, capsize=3, label="Monte Carlo (± 2 s.e.)")
+    ax.plot(d, d, color=OKABE_ITO["black"], lw=1, label=_("theory: $d_k$"))
+    ax.errorbar(
+        d, est, yerr=err, fmt="o", color=OKABE_ITO["orange"], ms=5, capsize=3, label=_("Monte Carlo (± 2 s.e.)")
+    )
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xlabel("$d_k$")
     ax.set_ylabel("Var[q·k]")
     ax.legend(frameon=False)
-    ax.set_title("Simulated variance of q·k lies on the line Var = $d_k$")
+    ax.set_title(_("Simulated variance of q·k lies on the line Var = $d_k$"))
     return fig
 
 
@@ -65,9 +68,9 @@ def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int, spread: 
     of the queries) as a band, on a log scale."""
     fig, axes = plt.subplots(2, 2, figsize=(6.4, 5.4), sharex=True)
     panels = [
-        ("score_variance", "score variance", "log"),
-        ("mean_max_weight", "largest weight (mean)", "linear"),
-        ("mean_entropy", "entropy, nats (mean)", "linear"),
+        ("score_variance", _("score variance"), "log"),
+        ("mean_max_weight", _("largest weight (mean)"), "linear"),
+        ("mean_entropy", _("entropy, nats (mean)"), "linear"),
     ]
     for ax, (field, title, yscale) in zip(axes.ravel(), panels):
         for strategy, runs in sweep.items():
@@ -79,7 +82,7 @@ def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int, spread: 
                 marker=style.marker,
                 ms=4,
                 color=style.colour,
-                label=style.tex_label,
+                label=_("no scaling") if strategy == "none" else style.tex_label,  # words translated, maths kept
             )
         ax.set_yscale(yscale)
         ax.set_title(title, fontsize=11)
@@ -98,12 +101,15 @@ def strategy_curves(sweep: dict[str, list[Saturation]], *, n_keys: int, spread: 
         )
         grad.plot(d, [r.median_gradient for r in runs], marker=marker, ms=4, color=colour)
     grad.set_yscale("log")
-    grad.set_title(f"gradient ‖∂a/∂(q·k)‖: median,\n{lo:g}–{hi:g} % of queries shaded", fontsize=10)
+    grad.set_title(
+        _("gradient ‖∂a/∂(q·k)‖: median,\n{lo}–{hi} % of queries shaded").format(lo=f"{lo:g}", hi=f"{hi:g}"),
+        fontsize=10,
+    )
     for ax in axes.ravel():
         ax.set_xscale("log", base=2)
     axes[0, 1].set_ylim(0, 1.02)
     axes[1, 0].axhline(np.log(n_keys), color="grey", lw=0.8, ls="--")
-    axes[1, 0].text(1, np.log(n_keys), f"ln {n_keys} (uniform)", va="bottom", fontsize=8, color="grey")
+    axes[1, 0].text(1, np.log(n_keys), _("ln {n} (uniform)").format(n=n_keys), va="bottom", fontsize=8, color="grey")
     for ax in axes[1]:
         ax.set_xlabel("$d_k$")
     axes[0, 0].legend(frameon=False, fontsize=9)
@@ -121,22 +127,22 @@ def temperature_bars(weights_by_T: dict[float, np.ndarray], labels: Sequence[str
         ax.bar(x + (t - (n_T - 1) / 2) * width, w, width, color=shade, label=f"T = {T:g}")
     ax.set_xticks(x, labels=labels)
     ax.set_ylim(0, 1)
-    ax.set_ylabel("weight")
+    ax.set_ylabel(_("weight"))
     ax.legend(frameon=False, fontsize=9, ncols=min(n_T, 3))
-    ax.set_title("Low temperature sharpens, high temperature flattens")
+    ax.set_title(_("Low temperature sharpens, high temperature flattens"))
     return fig
 
 
 def saturation_curve(factors, max_weight, gradient):
     """Largest weight and gradient size of softmax(c · s) as the scale c grows."""
     fig, ax = plt.subplots(figsize=(6.0, 3.4))
-    ax.plot(factors, max_weight, color=OKABE_ITO["blue"], marker="o", ms=4, label="largest weight")
-    ax.plot(factors, gradient, color=OKABE_ITO["vermillion"], marker="s", ms=4, label="gradient size ‖J‖")
+    ax.plot(factors, max_weight, color=OKABE_ITO["blue"], marker="o", ms=4, label=_("largest weight"))
+    ax.plot(factors, gradient, color=OKABE_ITO["vermillion"], marker="s", ms=4, label=_("gradient size ‖J‖"))
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("scale factor c applied to the scores")
+    ax.set_xlabel(_("scale factor c applied to the scores"))
     ax.set_ylim(0, 1.05)
     ax.legend(frameon=False)
-    ax.set_title("As one weight nears 1, the gradient dies")
+    ax.set_title(_("As one weight nears 1, the gradient dies"))
     return fig
 
 
@@ -148,7 +154,7 @@ def exp_vs_linear(scores, labels: Sequence[str], linear, soft):
     ax.bar(x + 0.2, soft, 0.4, color=OKABE_ITO["blue"], label="softmax(s)")
     ax.set_xticks(x, labels=[f"{lab}\ns = {s:g}" for lab, s in zip(labels, scores)])
     ax.set_ylim(0, 1)
-    ax.set_ylabel("weight")
+    ax.set_ylabel(_("weight"))
     ax.legend(frameon=False)
-    ax.set_title("$e^s$ widens the gaps between scores")
+    ax.set_title(_("$e^s$ widens the gaps between scores"))
     return fig

@@ -63,6 +63,17 @@ def _position(values, value, name: str) -> int:
     raise ValueError(f"{name} must be one of the explorer's positions {list(values)}, got {value!r}")
 
 
+def _show(draw) -> None:
+    """Show the static figure `draw()` returns as (fig, alt), in every language (i18n.show_figure)."""
+    alts: dict[str, str] = {}
+
+    def build():
+        fig, alts[i18n.current()] = draw()
+        return fig
+
+    i18n.show_figure(build, alt=lambda: alts[i18n.current()])
+
+
 def dk_explorer(
     d_k: int = 64, strategy: str = "none", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, figure: bool = True
 ) -> DkExplorer:
