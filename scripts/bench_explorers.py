@@ -2,8 +2,12 @@
 
     .venv/bin/python scripts/bench_explorers.py [--html _build/html] [--moves 200]
 
-For each explorer page of a built book it moves every control `--moves` times
-to seeded random positions and measures, in the page:
+For each explorer page of a built book it first scrolls the explorer's top to
+the top of the window and waits (at most TIMEOUT_MS) until it is on screen and a
+frame has been painted with it, so that its drawings are painted during the
+measurement as a reader's would be (an explorer far down a page, outside the
+window, is not painted at all). Then it moves every control `--moves` times to
+seeded random positions and measures, in the page:
 
 - redraw: from just before the control's event is dispatched until the
   explorer has redrawn and the browser has recomputed style and layout
@@ -76,6 +80,27 @@ MOVE = """async ({kind, control, moves}) => {
   return {redraw, paint};
 }"""
 FRAME_MS = 1000 / 60
+
+# Runs in the page: bring the explorer's top to the top of the window (at once, whatever the
+# page's scroll-behavior) and resolve once it is on screen and a frame showing it is painted.
+SHOW = """async ({kind, timeout}) => {
+  const root = document.querySelector(`.ase-explorer[data-explorer='${kind}']`);
+  root.scrollIntoView({block: 'start', behavior: 'instant'});
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the ${kind} explorer was not on screen ${timeout} ms after scrolling to it`)), timeout);
+    const seen = new IntersectionObserver((entries) => {
+      if (!entries.some(e => e.isIntersecting)) return;
+      seen.disconnect(); clearTimeout(timer); resolve();
+    });
+    seen.observe(root);
+  });
+  // Intersections are computed in a frame's update; the frame after has certainly painted it.
+  for (let k = 0; k < 2; k++) await new Promise(r => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = r;
+    channel.port2.postMessage(0);
+  }));
+}"""
 
 
 def pages(html: Path) -> list[str]:
@@ -163,6 +188,7 @@ def main() -> int:
             context, page = new_page(chromium, base)
             page.goto(f"{base}/{found[kind]}", wait_until="networkidle")
             page.wait_for_selector(f".ase-explorer[data-explorer='{kind}']", timeout=TIMEOUT_MS)
+            page.evaluate(SHOW, {"kind": kind, "timeout": TIMEOUT_MS})
             controls = page.evaluate(
                 f"[...new Set([...document.querySelectorAll(\".ase-explorer[data-explorer='{kind}'] [data-control]\")].map(c => c.dataset.control))]"
             )
