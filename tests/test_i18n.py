@@ -432,3 +432,17 @@ def test_translated_page_shows_no_markdown_markers(doc):
         code.decompose()
     text = article.get_text(" ")
     assert "**" not in text, f"{doc}: {text[max(0, text.find('**') - 40) : text.find('**') + 40]!r}"
+
+
+def test_the_page_script_speaks_the_editions_language():
+    """book/assets/book.js adds a skip link and the figure dialog's words: the Chinese edition
+    gives it their translations (window.ATTENTION_STRINGS, before the script runs)."""
+    import json
+
+    page = (ZH / "book" / "03_scaling.html").read_text(encoding="utf-8")
+    found = re.search(r"window\.ATTENTION_STRINGS = (\{.*?\});", page)
+    assert found, "no ATTENTION_STRINGS on the Chinese page"
+    strings = json.loads(found.group(1))
+    assert strings["Enlarge figure"] == "放大图" and strings["Skip to the interactive explorer"] == "跳到交互式探索器"
+    assert page.index("window.ATTENTION_STRINGS") < page.index("book.js")
+    assert "ATTENTION_STRINGS =" not in (HTML / "book" / "03_scaling.html").read_text(encoding="utf-8")

@@ -38,6 +38,9 @@ def _strings_in_code() -> set[str]:
         for m in re.finditer(r"(?<!\w)N?_\(\s*((?:r?(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
             parts = re.findall(r"r?'(?:[^'\\]|\\.)*'|r?\"(?:[^\"\\]|\\.)*\"", m.group(1))
             found.add("".join(ast.literal_eval(part) for part in parts))
+    # the book's page script: tr("…") (book/assets/book.js)
+    page_script = (BOOK / "assets" / "book.js").read_text(encoding="utf-8")
+    found |= {m.replace('\\"', '"') for m in re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', page_script)}
     for js in (BOOK / "attention_steps" / "explorers" / "js").glob("*.js"):
         found |= {m.replace('\\"', '"') for m in JS_CALL.findall(js.read_text(encoding="utf-8"))}
     return found

@@ -23,6 +23,7 @@ the same execution cache. This extension gives both editions:
 from __future__ import annotations
 
 import html
+import re
 from functools import cache
 from pathlib import Path
 
@@ -103,7 +104,26 @@ def _config_inited(app, config) -> None:
     options["article_header_end"] = end
 
 
+def _page_script_strings(app) -> None:
+    """The words book/assets/book.js puts on the page (its tr("…") calls), in this edition's
+    language, from the core's catalogues: an inline script before it sets ATTENTION_STRINGS."""
+    import json
+    import sys
+
+    lang = app.config.language or "en"
+    if lang == "en":
+        return
+    sys.path.insert(0, str(ROOT / "book"))
+    from attention_steps.i18n import catalogue
+
+    script = (ROOT / "book" / "assets" / "book.js").read_text(encoding="utf-8")
+    wanted = set(re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', script))
+    strings = {k: v for k, v in catalogue(lang).items() if k in wanted}
+    app.add_js_file(None, body=f"window.ATTENTION_STRINGS = {json.dumps(strings, ensure_ascii=False)};", priority=400)
+
+
 def _builder_inited(app) -> None:
+    _page_script_strings(app)
     lang = app.config.language or "en"
     if lang == "en" or not hasattr(app.env, "mystnb_config"):
         return

@@ -4,6 +4,14 @@
 (function () {
   "use strict";
 
+  // Words this script puts on the page, in the page's language: a translated edition sets
+  // window.ATTENTION_STRINGS from the core's catalogues (book/_ext/i18n_edition.py, pages.po).
+  const STRINGS = window.ATTENTION_STRINGS || {};
+  function tr(message, values) {
+    const text = STRINGS[message] || message;
+    return values ? text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m)) : text;
+  }
+
   // ---------------------------------------------------------------- search snippets
   // Sphinx builds each result's snippet from the page's HTML as it is on disk:
   // hidden code cells and math still as TeX ("\(\sqrt{d_k}\)"). Drop what the
@@ -85,7 +93,7 @@
     const link = document.createElement("a");
     link.href = "#" + output.id;
     link.className = "skip-to-explorer";
-    link.textContent = "Skip to the interactive explorer";
+    link.textContent = tr("Skip to the interactive explorer");
     skip.append(" ", link);
   }
 
@@ -102,22 +110,22 @@
     if (zoomDialog) return zoomDialog;
     zoomDialog = document.createElement("dialog");
     zoomDialog.className = "figure-zoom";
-    zoomDialog.setAttribute("aria-label", "Figure at full size");
+    zoomDialog.setAttribute("aria-label", tr("Figure at full size"));
     const bar = document.createElement("div");
     bar.className = "figure-zoom-bar";
     const hint = document.createElement("span");
-    hint.textContent = "Scroll to see all of it.";
+    hint.textContent = tr("Scroll to see all of it.");
     const close = document.createElement("button");
     close.type = "button";
     close.className = "figure-zoom-close";
-    close.textContent = "Close";
+    close.textContent = tr("Close");
     close.addEventListener("click", () => zoomDialog.close());
     bar.append(hint, close);
     const view = document.createElement("div");
     view.className = "figure-zoom-view";
     view.tabIndex = 0; // arrow keys scroll it
     view.setAttribute("role", "group");
-    view.setAttribute("aria-label", "The figure at full size; it scrolls");
+    view.setAttribute("aria-label", tr("The figure at full size; it scrolls"));
     zoomDialog.append(bar, view);
     zoomDialog.addEventListener("click", (e) => { if (e.target === zoomDialog) zoomDialog.close(); }); // the backdrop
     // Escape closes it whatever has focus inside (Chromium's own Escape can need a second press).
@@ -168,8 +176,8 @@
       const button = document.createElement("button");
       button.type = "button";
       button.className = "figure-zoom-button";
-      button.textContent = "Enlarge figure";
-      button.setAttribute("aria-label", "Enlarge figure" + (img.alt ? ": " + img.alt : ""));
+      button.textContent = tr("Enlarge figure");
+      button.setAttribute("aria-label", img.alt ? tr("Enlarge figure: {alt}", { alt: img.alt }) : tr("Enlarge figure"));
       button.hidden = true;
       button.addEventListener("click", () => openFigure(img, button));
       img.addEventListener("click", () => { if (!button.hidden) openFigure(img, button); });
