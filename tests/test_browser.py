@@ -32,6 +32,9 @@ RAW_TEX = """() => {
 
 # Images that failed to load or that a screen reader could not describe
 # (myst-nb's default alt text is the image's own file name).
+LANDED = """() => document.readyState === 'complete' && !document.querySelector('meta[http-equiv="refresh" i]')"""
+SETTLED = """() => document.fonts.status === 'loaded' && [...document.images].every(i => i.complete)"""
+
 BAD_IMAGES = """() => [...document.images]
   .filter(i => {
     const alt = (i.getAttribute('alt') || '').trim(), src = i.getAttribute('src') || '';
@@ -44,10 +47,14 @@ BAD_IMAGES = """() => [...document.images]
 @pytest.mark.parametrize("page_path", PAGES)
 def test_page_is_offline_clean(site, offline_page, page_path):
     p = offline_page()
-    p.page.goto(f"{site}/{page_path}", wait_until="networkidle")  # index.html redirects: let it land
+    p.page.goto(f"{site}/{page_path}", wait_until="load")
+    # The conditions themselves, not "no request for 500 ms" (which a loaded machine never saw
+    # within the bound): the page that stays (index.html redirects), typeset, every image and
+    # font loaded.
+    p.page.wait_for_function(LANDED, timeout=TIMEOUT_MS)
     p.page.wait_for_function(MATHJAX_STARTED, timeout=TIMEOUT_MS)
     p.page.evaluate(WAIT_FOR_MATH)
-    p.page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
+    p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
     assert p.foreign == [], f"{page_path} asked other hosts for: {p.foreign}"
     assert p.problems == [], f"{page_path}: {p.problems}"
     assert p.page.evaluate(RAW_TEX) == [], f"{page_path} shows unrendered TeX"
