@@ -44,17 +44,6 @@ __all__ = [
 ]
 
 
-def _show(make) -> None:
-    """Display the static figure `make()` gives as (fig, alt), drawn once per language."""
-    alts: dict[str, str] = {}
-
-    def build():
-        fig, alts[i18n.current()] = make()
-        return fig
-
-    i18n.show_figure(build, alt=lambda: alts[i18n.current()])
-
-
 def _position(values, value, name: str) -> int:
     """Index of `value` among a control's positions, or a ValueError listing them."""
     for i, v in enumerate(values):
