@@ -7,8 +7,6 @@ the same execution cache. This extension gives both editions:
 - a language switch in every page's header: a plain link (so it works with the
   keyboard and without JavaScript) to the same page in the other language;
 - ``<html lang>`` as a language tag ("zh-CN"), not Sphinx's "zh_CN";
-- on a Chinese page, the links to the slides lead to the English slides (the slides are
-  not translated yet);
 - on a Chinese page whose catalogue is not declared complete
   (locale/zh_CN/complete.txt) a notice that the page is not translated yet; its
   untranslated paragraphs show the English text;
@@ -31,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # Every edition: (Sphinx language, BCP 47 tag, the language's own name, output folder under _build/html).
 EDITIONS = [("en", "en", "English", ""), ("zh_CN", "zh-CN", "中文", "zh_CN")]
-METADATA_KEY = "attention_steps/i18n"  # output metadata: {"image/png": {"zh_CN": base64 PNG}}
 
 
 def _edition(lang: str | None):
@@ -108,12 +105,10 @@ def _page_script_strings(app) -> None:
     """The words book/assets/book.js puts on the page (its tr("…") calls), in this edition's
     language, from the core's catalogues: an inline script before it sets ATTENTION_STRINGS."""
     import json
-    import sys
 
     lang = app.config.language or "en"
     if lang == "en":
         return
-    sys.path.insert(0, str(ROOT / "book"))
     from attention_steps.i18n import catalogue
 
     script = (ROOT / "book" / "assets" / "book.js").read_text(encoding="utf-8")
@@ -175,12 +170,6 @@ def _switch_context(app, pagename, templatename, context, doctree) -> None:
 def _page_context(app, pagename, templatename, context, doctree) -> None:
     lang = app.config.language or "en"
     body = context.get("body")
-    if body and lang != "en":
-        # Pages link to the slides beside the English pages (slides_link.py); the slides are
-        # English only for now, one folder up from this edition.
-        up = "../" * pagename.count("/")
-        body = body.replace(f'href="{up}slides/', f'href="{up}../slides/')
-        context["body"] = body
     if lang != "en" and body and pagename in app.env.all_docs and pagename not in complete_documents(lang):
         notice = (
             '<div class="admonition note i18n-untranslated" lang="zh-CN"><p>本页尚未译成中文，'
@@ -189,53 +178,38 @@ def _page_context(app, pagename, templatename, context, doctree) -> None:
         context["body"] = notice + body
 
 
-def _patch_render_image() -> None:
-    """A translated edition shows the PNG drawn for its language, if the output has one."""
-    from dataclasses import replace
+def _edition_language(renderer) -> str | None:
+    env = getattr(renderer.renderer.document.settings, "env", None)
+    return env.config.language if env is not None else None
 
+
+def _patch_render_image() -> None:
+    """A translated edition shows an output in its own language when the output carries it
+    (attention_steps.i18n.translation): the PNG drawn for its language with that language's
+    alt text and width, and the text and HTML of the checker's feedback (exercises.Feedback)."""
     from myst_nb.core.render import NbElementRenderer
 
     if getattr(NbElementRenderer.render_image, "_i18n", False):
         return
-    original = NbElementRenderer.render_image
-
-    def render_image(self, data):
-        env = getattr(self.renderer.document.settings, "env", None)
-        lang = env.config.language if env is not None else None
-        extra = data.output_metadata.get(METADATA_KEY) or {}
-        translated = extra.get(data.mime_type) or {}
-        if lang and lang in translated:
-            metadata = dict(data.output_metadata)
-            alt = (extra.get("alt") or {}).get(lang)
-            if alt:
-                metadata[data.mime_type] = {**metadata.get(data.mime_type, {}), "alt": alt}
-            width = (extra.get("width") or {}).get(lang)  # the translated figure's displayed width
-            if width:
-                metadata[data.mime_type] = {**metadata.get(data.mime_type, {}), "width": width}
-            data = replace(data, content=translated[lang], output_metadata=metadata)
-        return original(self, data)
-
-    render_image._i18n = True
-    NbElementRenderer.render_image = render_image
-
-    # Text and HTML outputs said in every language (the checker's feedback: exercises.Feedback)
-    for name in ("render_text_plain", "render_text_html"):
+    for name in ("render_image", "render_text_plain", "render_text_html"):
         setattr(NbElementRenderer, name, _translated_output(getattr(NbElementRenderer, name)))
 
 
 def _translated_output(original):
-    """A renderer of one mime type that shows the output's translation for the edition's
-    language when the output carries one (metadata[METADATA_KEY][mime type][language])."""
+    """A renderer of one mime type that shows the output's translation for the edition's language."""
     from dataclasses import replace
 
+    from attention_steps.i18n import translation
+
     def render(self, data):
-        env = getattr(self.renderer.document.settings, "env", None)
-        lang = env.config.language if env is not None else None
-        translated = (data.output_metadata.get(METADATA_KEY) or {}).get(data.mime_type) or {}
-        if lang and lang in translated:
-            data = replace(data, content=translated[lang])
+        lang = _edition_language(self)
+        found = translation(data.output_metadata, data.mime_type, lang) if lang else None
+        if found is not None:
+            content, extra = found
+            data = replace(data, content=content, output_metadata={**data.output_metadata, data.mime_type: extra})
         return original(self, data)
 
+    render._i18n = True
     return render
 
 
@@ -246,6 +220,8 @@ def _patch_glue_words() -> None:
 
     from myst_nb.ext.glue import directives, roles
 
+    from attention_steps.i18n import translation
+
     original = roles.retrieve_glue_data
     if getattr(original, "_i18n", False):
         return
@@ -254,9 +230,9 @@ def _patch_glue_words() -> None:
         result = original(document, key)
         env = getattr(document.settings, "env", None)
         lang = env.config.language if env is not None else None
-        said = ((result.metadata or {}).get(METADATA_KEY) or {}).get("text/plain") or {}
-        if lang and lang in said:
-            result = replace(result, data={**result.data, "text/plain": said[lang]})
+        found = translation(result.metadata or {}, "text/plain", lang) if lang else None
+        if found is not None:
+            result = replace(result, data={**result.data, "text/plain": found[0]})
         return result
 
     retrieve_glue_data._i18n = True
@@ -264,6 +240,9 @@ def _patch_glue_words() -> None:
 
 
 def setup(app):
+    import sys
+
+    sys.path.insert(0, str(ROOT / "book"))  # the core: its catalogues, and how an output carries its translations
     app.add_config_value("i18n_require_cached", False, "env")
     # Sphinx does not see a change to an extension's code: this one's source and template are
     # part of the configuration, so a change to them rewrites every page (the switch is in each).

@@ -292,6 +292,27 @@ def glue_words(name: str, words: Callable[[], str]) -> None:
     )
 
 
+def translation(metadata: dict, mime: str, lang: str) -> tuple[object, dict] | None:
+    """What an output said in every language shows in `lang`, for one mime type.
+
+    `metadata` is the output's (figure_bundle, glue_words and the checker's feedback put the
+    other languages under METADATA_KEY). Returns (content, the mime type's metadata to use:
+    alt text and displayed width for a figure), or None when the output has nothing for `lang`
+    (it is already in `lang`, or says the same in every language). One reading of the
+    metadata for every edition: the book's (book/_ext/i18n_edition.py) and the slides'
+    (scripts/translate_notebook.py)."""
+    said = (metadata or {}).get(METADATA_KEY) or {}
+    content = (said.get(mime) or {}).get(lang)
+    if content is None:
+        return None
+    extra = dict((metadata or {}).get(mime) or {})
+    for field in ("alt", "width"):  # a figure's alt text and displayed width in that language
+        value = (said.get(field) or {}).get(lang)
+        if value:
+            extra[field] = value
+    return content, extra
+
+
 def show_figure(build: Callable[[], object], alt: Callable[[], str] | str) -> None:
     """Display a figure drawn in every language (see figure_bundle)."""
     from IPython.display import display
