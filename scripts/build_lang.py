@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/build_lang.py html zh_CN     # the Chinese edition into _build/html/zh_CN/
     .venv/bin/python scripts/build_lang.py gettext        # message templates (.pot) into _build/gettext/
+                                                          # (the pages' in book/, the speaker notes' in notes/)
     .venv/bin/python scripts/build_lang.py update zh_CN   # gettext, then merge into locale/zh_CN/**/*.po
     .venv/bin/python scripts/build_lang.py status zh_CN   # translated / fuzzy / untranslated per catalogue
     .venv/bin/python scripts/build_lang.py check zh_CN    # every translation keeps its message's markup
@@ -108,7 +109,34 @@ def build_html(lang: str) -> int:
 
 
 def gettext() -> int:
-    return _sphinx("gettext", BUILD / "gettext", BUILD / ".doctrees-gettext", {})
+    status = _sphinx("gettext", BUILD / "gettext", BUILD / ".doctrees-gettext", {})
+    if not status:
+        notes_templates(BUILD / "gettext" / "notes")
+    return status
+
+
+def notes_templates(folder: Path) -> list[Path]:
+    """One template per deck of the speaker notes' messages (folder/<stem>.pot): the book's pages
+    do not show the notes, so Sphinx does not extract them; the slides translate them from
+    locale/<lang>/LC_MESSAGES/notes/<stem>.po (scripts/translate_notebook.py)."""
+    import json
+
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+    from slides.chapters import chapters
+    from translate_notebook import notes_messages
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in chapters():
+        catalogue = Catalog(project="Attention, Step by Step: speaker notes", fuzzy=False)
+        for message in notes_messages(json.loads(path.read_text(encoding="utf-8"))):
+            catalogue.add(message, locations=[(str(path.relative_to(ROOT)), 0)])
+        target = folder / f"{path.stem}.pot"
+        with target.open("wb") as f:
+            write_po(f, catalogue, width=100, omit_header=False)
+        written.append(target)
+    return written
 
 
 def nothing_to_translate(msgid: str) -> bool:

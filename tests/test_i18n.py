@@ -446,3 +446,54 @@ def test_the_page_script_speaks_the_editions_language():
     assert strings["Enlarge figure"] == "放大图" and strings["Skip to the interactive explorer"] == "跳到交互式探索器"
     assert page.index("window.ATTENTION_STRINGS") < page.index("book.js")
     assert "ATTENTION_STRINGS =" not in (HTML / "book" / "03_scaling.html").read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- the slides' speaker notes
+def _notes_catalogues() -> list[Path]:
+    return sorted((CATALOGUES / "notes").glob("*.po"))
+
+
+def test_every_deck_has_a_notes_catalogue_holding_its_current_notes():
+    """The speaker notes are not on the pages, so Sphinx does not extract them: their catalogues
+    (scripts/translate_notebook.py) must hold every message of the current English notes, translated."""
+    import json
+
+    from slides.chapters import chapters
+    from translate_notebook import notes_messages
+
+    decks = chapters()
+    assert {p.stem for p in _notes_catalogues()} == {p.stem for p in decks}
+    for path in decks:
+        catalogue = read_po(CATALOGUES / "notes" / f"{path.stem}.po")
+        stale = [m for m in notes_messages(json.loads(path.read_text())) if not catalogue.get(m, ("", True))[0]]
+        assert not stale, (
+            f"notes/{path.stem}.po does not translate the current notes; run `.venv/bin/python "
+            f"scripts/build_lang.py update {LANG}` and translate: {stale[:3]}"
+        )
+        fuzzy = [m for m, (_, f) in catalogue.items() if f]
+        assert not fuzzy, f"notes/{path.stem}.po: fuzzy translations (the English changed): {fuzzy[:3]}"
+
+
+def test_a_notes_translation_says_the_same_numbers():
+    """A speaker note's numbers are checked against the core in English (tests/test_slides.py);
+    the Chinese note must say the same digits."""
+    wrong = []
+    for po in _notes_catalogues():
+        for msgid, (msgstr, _fuzzy) in read_po(po).items():
+            if msgstr and Counter(re.findall(r"\d+", msgid)) != Counter(re.findall(r"\d+", msgstr)):
+                wrong.append(f"{po.name}: {msgid[:60]!r} -> {msgstr[:60]!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_deck_translates_every_message_of_its_chapter():
+    """scripts/translate_notebook.py cuts a cell into the messages Sphinx extracts: every message of
+    every chapter (its cells, notes and Markdown outputs) is found in the catalogues, so no English is
+    left on a Chinese slide (the slides' build stops on one too)."""
+    from slides.chapters import chapters
+    from slides.execution import executed
+    from translate_notebook import translate
+
+    for path in chapters():
+        nb, _origin = executed(path)  # the book's execution: its Markdown outputs too
+        _, missing = translate(nb, LANG, path.stem)
+        assert not missing, f"{path.stem}: no translation for {missing[:3]}"
