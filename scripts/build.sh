@@ -41,11 +41,19 @@ for lang in ${ATTENTION_LANGS:-en zh_CN}; do
   step "book $lang"
 done
 # The teacher's slides from the same executed notebooks, then their PDF handouts
-# (printed by the browser scripts/browser.py finds).
-.venv/bin/python scripts/build_slides.py
-step slides
-.venv/bin/python scripts/build_handouts.py
-step handouts
+# (printed by the browser scripts/browser.py finds), in every edition's language: the
+# English decks first (the others load their vendor/ folder), each language's from the
+# same executions, translated by scripts/translate_notebook.py.
+langs=en  # English first, then the other editions, each once
+for lang in ${ATTENTION_LANGS:-en zh_CN}; do [ "$lang" = en ] || langs+=" $lang"; done
+for lang in $langs; do
+  .venv/bin/python scripts/build_slides.py --lang "$lang"
+  step "slides $lang"
+done
+for lang in $langs; do
+  .venv/bin/python scripts/build_handouts.py --lang "$lang"
+  step "handouts $lang"
+done
 # The learner's notebooks (plain Jupyter, MyST resolved) from the same executed notebooks, into
 # _build/learner/ (pushed to the learner branch by the Pages workflow) and the book's download buttons.
 .venv/bin/python scripts/build_learner.py
@@ -53,7 +61,7 @@ step learner
 echo
 echo "The book is in _build/html/ (the Chinese edition in _build/html/zh_CN/). Open _build/html/index.html in a browser,"
 echo "or serve it: .venv/bin/python -m http.server -d _build/html 8000 -b 127.0.0.1"
-echo "The slides are in _build/slides/ (and _build/html/slides/): open _build/slides/index.html."
+echo "The slides are in _build/slides/ (and _build/html/slides/): open _build/slides/index.html (Chinese: _build/slides/zh_CN/)."
 echo "The learner's notebooks are in _build/learner/book/ (and _build/html/learner/)."
 lap=$start; step total
 echo "build: ${timings%, }"

@@ -3,6 +3,7 @@
     .venv/bin/python scripts/build_handouts.py            # every deck
     .venv/bin/python scripts/build_handouts.py 03_scaling # just these
     .venv/bin/python scripts/build_handouts.py --force    # print even what did not change
+    .venv/bin/python scripts/build_handouts.py --lang zh_CN  # the Chinese decks' (_build/slides/zh_CN/pdf/)
 
 Each chapter's deck is opened with reveal.js's `?print-pdf` layout (every slide
 on its own page, fragments shown, MathJax typeset first, no speaker notes) from
@@ -28,14 +29,31 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import queue
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve  # noqa: E402
-from build_slides import COURSE, COURSE_TITLE, OUT, SITE, TITLE, read_stamps, sync, write_index, write_stamps  # noqa: E402
+from build_slides import (  # noqa: E402
+    COURSE,
+    COURSE_TITLE,
+    OUT,
+    SITE,
+    TITLE,
+    _,
+    book_index,
+    folder,
+    language,
+    read_stamps,
+    sync,
+    write_index,
+    write_stamps,
+)
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
 
@@ -127,56 +145,104 @@ FIT_PAGES = """async ([FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR]) => {
 FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR = 3.0, 0.6, 0.45
 
 
-def print_decks(targets: dict[str, Path], out: Path = OUT, printed_one=lambda name: None) -> list[Path]:
-    """Print deck NAME (out/NAME.html) to targets[NAME]; `printed_one(name)` is called after each."""
-    from playwright.sync_api import sync_playwright
+WORKERS = max(1, min(2, os.cpu_count() or 1))  # decks printed at once, each by its own browser
 
+
+def print_decks(
+    targets: dict[str, Path],
+    out: Path = OUT,
+    printed_one=lambda name: None,
+    lang: str = "en",
+    workers: int = WORKERS,
+) -> list[Path]:
+    """Print deck NAME of `lang` (out/[lang/]NAME.html) to targets[NAME]; `printed_one(name)` is called after
+    each. The server serves `out`, the English decks' folder, where every language's decks find vendor/.
+
+    `workers` browsers print at once, each taking the next deck when it is done (a deck's MathJax
+    and layout keep one core busy: on two cores two decks print in little more than one's time)."""
+    where = folder(lang) + "/" if folder(lang) else ""
     base, server = serve(out)
-    printed = []
+    todo: queue.Queue[str] = queue.Queue()
+    for name in targets:
+        todo.put(name)
+    printed: list[Path] = []
+    refused: list[str] = []
+    failed: list[BaseException] = []
+    lock = threading.Lock()
 
-    try:
-        with sync_playwright() as p:
-            try:
-                browser = launch(p)
-            except BrowserNotFound as e:
-                sys.exit(f"build_handouts: {e}")
-            context = new_context(browser, viewport={"width": 1280, "height": 720})
-            refused = block_other_hosts(context)
-            for name, target in targets.items():
-                t0 = time.perf_counter()
-                page = context.new_page()
-                page.goto(f"{base}/{name}.html?print-pdf", wait_until="networkidle")
-                page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=TIMEOUT_MS)
-                # reveal lays the print pages out after `ready`
-                page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=TIMEOUT_MS)
-                page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)  # widgets and fonts
-                page.add_style_tag(content=PRINT_CSS)
-                page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
-                page.emulate_media(media="print")  # lay out what prints (an explorer prints its still picture)
-                page.evaluate(RERENDER)
-                page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
-                report = page.evaluate(FIT_PAGES, [FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR])
-                page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)  # still, as printed
-                for k, r in enumerate(report, 1):
-                    if r["overflow"]:
+    def worker() -> None:
+        from playwright.sync_api import sync_playwright
+
+        try:
+            with sync_playwright() as p:  # one Playwright per thread: its sync API is not shared across threads
+                try:
+                    browser = launch(p)
+                except BrowserNotFound as e:
+                    sys.exit(f"build_handouts: {e}")
+                context = new_context(browser, viewport={"width": 1280, "height": 720})
+                refused_here = block_other_hosts(context)
+                while not failed:
+                    try:
+                        name = todo.get_nowait()
+                    except queue.Empty:
+                        break
+                    t0 = time.perf_counter()
+                    target = targets[name]
+                    warnings = print_deck(context, f"{base}/{where}{name}.html?print-pdf", name, target)
+                    with lock:
+                        printed.append(target)
+                        printed_one(name)
+                        for line in warnings:
+                            print(line)
                         print(
-                            f"build_handouts: warning: {name} slide {k} is {r['overflow']} px too tall for its page "
-                            f"even at zoom {r['zoom']}"
+                            f"build_handouts: {target.relative_to(out)} ({pdf_pages(target)} pages, "
+                            f"{time.perf_counter() - t0:.1f} s)"
                         )
-                target.parent.mkdir(parents=True, exist_ok=True)
-                page.pdf(path=str(target), print_background=True, prefer_css_page_size=True)
-                page.close()
-                printed.append(target)
-                printed_one(name)
-                print(
-                    f"build_handouts: {target.relative_to(out)} ({pdf_pages(target)} pages, {time.perf_counter() - t0:.1f} s)"
-                )
-            browser.close()
+                browser.close()
+                with lock:
+                    refused.extend(refused_here)
+        except BaseException as e:  # noqa: BLE001  (re-raised in the main thread below)
+            failed.append(e)
+
+    threads = [threading.Thread(target=worker) for _ in range(max(1, min(workers, len(targets))))]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     finally:
         server.shutdown()
+    if failed:
+        raise failed[0]
     if refused:
         sys.exit(f"build_handouts: a deck asked other hosts for {sorted(set(refused))}")
     return printed
+
+
+def print_deck(context, url: str, name: str, target: Path) -> list[str]:
+    """Print one deck (its ?print-pdf layout at `url`) to `target`; returns the warnings to show."""
+    page = context.new_page()
+    page.goto(url, wait_until="networkidle")
+    page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=TIMEOUT_MS)
+    # reveal lays the print pages out after `ready`
+    page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=TIMEOUT_MS)
+    page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)  # widgets and fonts
+    page.add_style_tag(content=PRINT_CSS)
+    page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
+    page.emulate_media(media="print")  # lay out what prints (an explorer prints its still picture)
+    page.evaluate(RERENDER)
+    page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
+    report = page.evaluate(FIT_PAGES, [FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR])
+    page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)  # still, as printed
+    warnings = [
+        f"build_handouts: warning: {name} slide {k} is {r['overflow']} px too tall for its page even at zoom {r['zoom']}"
+        for k, r in enumerate(report, 1)
+        if r["overflow"]
+    ]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    page.pdf(path=str(target), print_background=True, prefer_css_page_size=True)
+    page.close()
+    return warnings
 
 
 def pdf_pages(path: Path) -> int:
@@ -220,8 +286,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("only", nargs="*", help="deck names (default: every deck in decks.json)")
     parser.add_argument("--force", action="store_true", help="print even the handouts whose deck did not change")
+    parser.add_argument("--lang", default="en", help="the decks' language (en, zh_CN); default en")
     args = parser.parse_args(argv)
-    listing = OUT / "decks.json"
+    folder(args.lang)  # a language the book has, or a clear error
+    with language(args.lang):
+        return print_handouts(args)
+
+
+def print_handouts(args) -> int:
+    lang = args.lang
+    out = OUT / folder(lang)
+    listing = out / "decks.json"
     if not listing.exists():
         sys.exit("build_handouts: no decks; run scripts/build_slides.py first")
     decks = json.loads(listing.read_text())
@@ -231,9 +306,9 @@ def main(argv=None) -> int:
     if unknown:
         sys.exit(f"build_handouts: no such deck: {unknown} (decks: {', '.join(titles)})")
     start = time.perf_counter()
-    pdf_dir = OUT / "pdf"
+    pdf_dir = out / "pdf"
     pdf_dir.mkdir(exist_ok=True)
-    deck_stamps, stamps, tooling = read_stamps(OUT), read_stamps(pdf_dir), tooling_digest()
+    deck_stamps, stamps, tooling = read_stamps(out), read_stamps(pdf_dir), tooling_digest()
 
     # What to print: the decks asked for; for the course, its title page and every chapter.
     chapters = [stem for stem, _ in decks if stem != COURSE]
@@ -255,7 +330,7 @@ def main(argv=None) -> int:
         write_stamps(pdf_dir, stamps)
 
     if todo:
-        print_decks({n: targets[n] for n in todo}, printed_one=printed_one)
+        print_decks({n: targets[n] for n in todo}, printed_one=printed_one, lang=lang)
     joined = 0
     if COURSE in names:
         parts = [COURSE_TITLE, *chapters]
@@ -267,7 +342,7 @@ def main(argv=None) -> int:
         target = pdf_dir / f"{COURSE}.pdf"
         if args.force or digest is None or stamps.get(COURSE) != digest or not target.exists():
             t0 = time.perf_counter()
-            pages = join_pdfs([(TITLE if n == COURSE_TITLE else titles[n], targets[n]) for n in parts], target)
+            pages = join_pdfs([(_(TITLE) if n == COURSE_TITLE else titles[n], targets[n]) for n in parts], target)
             joined = 1
             if digest is None:
                 stamps.pop(COURSE, None)
@@ -275,14 +350,15 @@ def main(argv=None) -> int:
                 stamps[COURSE] = digest
             write_stamps(pdf_dir, stamps)
             print(
-                f"build_handouts: pdf/{COURSE}.pdf ({pages} pages: the title page and {len(chapters)} chapters joined, "
+                f"build_handouts: {target.relative_to(OUT)} ({pages} pages: the title page and {len(chapters)} chapters joined, "
                 f"{time.perf_counter() - t0:.1f} s)"
             )
-    write_index(OUT, decks, book_prefix="../html/")
-    if (SITE / "slides").exists():  # the book carries the decks: carry the handouts too
+    write_index(out, decks, book_prefix=book_index(lang, published=False), lang=lang)
+    published = SITE / "slides" / folder(lang)
+    if published.exists():  # the book carries the decks: carry the handouts too
         pdfs = sorted(pdf_dir.glob("*.pdf"))
-        sync([(f, SITE / "slides" / "pdf" / f.name) for f in pdfs], SITE / "slides" / "pdf")
-        write_index(SITE / "slides", decks, book_prefix="../")
+        sync([(f, published / "pdf" / f.name) for f in pdfs], published / "pdf")
+        write_index(published, decks, book_prefix=book_index(lang, published=True), lang=lang)
     kept = len(set(names) - set(todo)) - joined
     print(
         f"build_handouts: {len([n for n in todo if n in names]) + joined} handouts made, {kept} unchanged, "

@@ -3,6 +3,7 @@
     .venv/bin/python scripts/build_slides.py            # every chapter in _toc.yml
     .venv/bin/python scripts/build_slides.py 03_scaling # just these decks (no course deck)
     .venv/bin/python scripts/build_slides.py path/to/any.ipynb
+    .venv/bin/python scripts/build_slides.py --lang zh_CN   # the Chinese decks, into _build/slides/zh_CN/
 
 The decks are made from the same notebooks as the book (one source): the cells'
 `metadata.slideshow.slide_type` cut them into slides, `notes` cells become the
@@ -18,12 +19,19 @@ admonitions, `{doc}` links, labels) is turned into plain Markdown/HTML first, by
 scripts/myst_convert.py (shared with the learner edition). Each job has its module
 in scripts/slides/ (see its __init__); this script runs them in order.
 
-Output, all offline (every asset under the deck's own `vendor/` folder):
+Every edition has its decks (issue 11). `--lang zh_CN` builds the Chinese ones into
+`_build/slides/zh_CN/` from the same executed notebooks, translated before they are
+converted by scripts/translate_notebook.py with the book's catalogues and the speaker
+notes' (locale/zh_CN/LC_MESSAGES/notes/); a message with no translation stops the build.
+They load the English decks' `vendor/`. Build the English decks first.
+
+Output, all offline (every asset under the slides' own `vendor/` folder):
 
     _build/slides/index.html            the list of decks and handouts
     _build/slides/NN_name.html          one deck per chapter
     _build/slides/course.html           every chapter in order
     _build/slides/vendor/               reveal.js 4, MathJax 2, require.js, jQuery, widget manager, anywidget
+    _build/slides/zh_CN/                the same decks (and index.html, pdf/) in Chinese
 
 and the same tree under `_build/html/slides/` when the book is built, so the
 published site carries the decks its chapter pages link to. The PDF handouts
@@ -52,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # nbformat (and nbconvert) cost seconds to import: they are imported where a deck is
 # actually built, so a run with nothing to rebuild stays quick.
 import build_paths  # noqa: E402
-from slides import COURSE, COURSE_TITLE, TITLE  # noqa: E402,F401  (TITLE: for build_handouts)
+from slides import COURSE, COURSE_TITLE, TITLE, _, book_index, folder, language  # noqa: E402,F401  (TITLE: for build_handouts)
 from slides.assets import copy_vendor, sync  # noqa: E402,F401  (sync: for build_handouts)
 from slides.chapters import chapters, documents, title_of, titles_and_labels  # noqa: E402
 from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
@@ -71,6 +79,27 @@ OUT = build_paths.SLIDES  # the decks; the tests swap these two for a temporary 
 SITE = build_paths.SITE  # the built book, whose slides/ is a copy of OUT
 
 
+class Untranslated(SystemExit):
+    """A deck in another language has messages its catalogues do not translate."""
+
+
+def in_language(nb, lang: str, stem: str, strict: bool = True):
+    """The executed notebook in `lang` (scripts/translate_notebook.py); stops on an untranslated message
+    (`strict`; not for a page read only for its title and labels, such as the introduction's)."""
+    if lang == "en":
+        return nb
+    from translate_notebook import translate
+
+    nb, missing = translate(nb, lang, stem)
+    if missing and strict:
+        raise Untranslated(
+            f"build_slides: {stem} has {len(missing)} messages with no {lang} translation (run "
+            f"`scripts/build_lang.py update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
+            + "; ".join(repr(m[:70]) for m in missing[:5])
+        )
+    return nb
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -79,9 +108,17 @@ def main(argv=None) -> int:
         help="chapter stems (03_scaling) or notebook paths to build (default: every chapter and the course)",
     )
     parser.add_argument("--force", action="store_true", help="rebuild the decks even if their inputs did not change")
+    parser.add_argument("--lang", default="en", help="the decks' language (en, zh_CN); default en")
     args = parser.parse_args(argv)
+    folder(args.lang)  # a language the book has, or a clear error
+    with language(args.lang):
+        return build_decks(args)
 
+
+def build_decks(args) -> int:
     start = time.perf_counter()
+    lang = args.lang
+    out = OUT / folder(lang)
     paths = chapters()
     if not paths:
         sys.exit("build_slides: no chapter notebooks in _toc.yml")
@@ -91,9 +128,9 @@ def main(argv=None) -> int:
         sys.exit(f"build_slides: no such chapter or notebook: {missing or [str(p) for p in extra if not p.exists()]}")
     decks = {p.stem for p in paths + extra}
     todo = [p for p in paths if not args.only or p.stem in args.only] + extra
-    OUT.mkdir(parents=True, exist_ok=True)
-    copy_vendor(OUT / "vendor")
-    tooling, stamps = tooling_digest(), read_stamps(OUT)
+    out.mkdir(parents=True, exist_ok=True)
+    copy_vendor(OUT / "vendor")  # every language's decks load these
+    tooling, stamps = tooling_digest(lang), read_stamps(out)
     prepared: dict[str, object] = {}
     exp = None
 
@@ -101,31 +138,32 @@ def main(argv=None) -> int:
     def links():
         """(titles, labels) of the book's documents and of the extra notebooks."""
         docs = documents() | {p.stem: json.loads(p.read_text()) for p in extra}
-        return titles_and_labels(docs)
+        return titles_and_labels({stem: in_language(nb, lang, stem, strict=False) for stem, nb in docs.items()})
 
     def ready(path: Path):
         """The notebook executed and made ready for nbconvert (once)."""
         if path.stem not in prepared:
             t0 = time.perf_counter()
             nb, origin = executed(path)
-            prepared[path.stem] = for_slides(nb, path.stem, decks, *links())
+            nb = in_language(nb, lang, path.stem)
+            prepared[path.stem] = for_slides(nb, path.stem, decks, *links(), lang=lang)
             prepared[f"{path.stem}:why"] = f"{origin}, {time.perf_counter() - t0:.1f} s"
         return prepared[path.stem]
 
     def build(name: str, nb, title: str, stamp: dict | None) -> None:
         nonlocal exp
-        exp = exp or exporter()
-        (OUT / f"{name}.html").write_text(standalone(export(exp, nb, title)))
+        exp = exp or exporter(lang)
+        (out / f"{name}.html").write_text(standalone(export(exp, nb, title, lang), lang))
         if stamp is None:
             stamps.pop(name, None)
         else:
             stamps[name] = stamp
-        write_stamps(OUT, stamps)
+        write_stamps(out, stamps)
 
     fingerprint = cache_fingerprint()
     digests, rebuilt = {}, []
     for path in todo:
-        old, exists = stamps.get(path.stem), (OUT / f"{path.stem}.html").exists()
+        old, exists = stamps.get(path.stem), (out / f"{path.stem}.html").exists()
         old = old if isinstance(old, dict) else {}
         quick = quick_digest(path, tooling, decks, fingerprint)
         if not args.force and exists and old.get("quick") == quick:
@@ -135,7 +173,7 @@ def main(argv=None) -> int:
         stamp = None if digest is None else {"inputs": digest, "quick": quick}
         if not args.force and exists and digest is not None and old.get("inputs") == digest:
             stamps[path.stem] = stamp  # the cache changed, not this notebook's execution
-            write_stamps(OUT, stamps)
+            write_stamps(out, stamps)
             continue
         t0 = time.perf_counter()
         nb = ready(path)
@@ -150,29 +188,31 @@ def main(argv=None) -> int:
             args.force
             or digest is None
             or old.get("inputs") != digest
-            or not all((OUT / f"{name}.html").exists() for name in (COURSE, COURSE_TITLE))
+            or not all((out / f"{name}.html").exists() for name in (COURSE, COURSE_TITLE))
         ):
-            course = course_notebook([(p.stem, ready(p)) for p in paths])
+            course = course_notebook([(p.stem, ready(p)) for p in paths], lang)
             title_only = copy.deepcopy(course)  # the course handout's first page, before the chapters' handouts
             title_only.cells = title_only.cells[:2]  # the title slide and its notes
             title_only.metadata.pop("widgets", None)
             content = [(c.cell_type, c.source, c.metadata) for c in title_only.cells]  # not the cells' random ids
             title_digest = hashlib.sha256(f"{tooling}\0{json.dumps(content, sort_keys=True)}".encode()).hexdigest()
             old = stamps.get(COURSE_TITLE) if isinstance(stamps.get(COURSE_TITLE), dict) else {}
-            if args.force or old.get("inputs") != title_digest or not (OUT / f"{COURSE_TITLE}.html").exists():
+            if args.force or old.get("inputs") != title_digest or not (out / f"{COURSE_TITLE}.html").exists():
                 build(COURSE_TITLE, title_only, course.metadata["title"], {"inputs": title_digest})
             build(COURSE, course, course.metadata["title"], None if digest is None else {"inputs": digest})
             rebuilt.append(COURSE)
             print(f"build_slides: {COURSE}.html ({len(paths)} chapters)")
-    listed = [(p.stem, title_of(json.loads(p.read_text()))) for p in paths + extra if (OUT / f"{p.stem}.html").exists()]
-    if (OUT / f"{COURSE}.html").exists():
-        listed.append((COURSE, f"The whole course ({len(listed)} chapters in one deck)"))
-    write_if_changed(OUT / "decks.json", json.dumps(listed, indent=1))
-    write_index(OUT, listed, book_prefix="../html/")
-    publish(OUT, SITE)
+    names = links()[0]  # the chapters' titles in this language
+    listed = [(p.stem, names.get(p.stem) or title_of(json.loads(p.read_text()))) for p in paths + extra]
+    listed = [(stem, title) for stem, title in listed if (out / f"{stem}.html").exists()]
+    if (out / f"{COURSE}.html").exists():
+        listed.append((COURSE, _("The whole course ({n} chapters in one deck)").format(n=len(listed))))
+    write_if_changed(out / "decks.json", json.dumps(listed, indent=1, ensure_ascii=False))
+    write_index(out, listed, book_prefix=book_index(lang, published=False), lang=lang)
+    publish(out, SITE, lang)
     kept = len(todo) + (0 if args.only else 1) - len(rebuilt)
     print(
-        f"build_slides: {len(rebuilt)} decks rebuilt, {kept} unchanged, in {OUT}/ in {time.perf_counter() - start:.1f} s"
+        f"build_slides: {len(rebuilt)} decks rebuilt, {kept} unchanged, in {out}/ in {time.perf_counter() - start:.1f} s"
     )
     return 0
 

@@ -255,7 +255,9 @@ class MystConverter:
             return f"$$\n{body}\n$$"
         if name in ("glue", "glue:", "glue:any", "glue:figure", "glue:md"):
             caption = f"\n\n{body}" if body else ""
-            return f'<div class="glued">\n{self.glued(argument)}\n</div>{caption}'
+            # blank lines around the glued output: Markdown inside an HTML block is not parsed (a
+            # glued table showed as its raw pipes)
+            return f'<div class="glued">\n\n{self.glued(argument)}\n\n</div>{caption}'
         if name == "glue:math":
             value = self.data(argument).get("text/latex", "").strip().strip("$")
             return f"$$\n{value}\n$$"

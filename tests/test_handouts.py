@@ -36,7 +36,7 @@ from build_paths import SLIDES  # noqa: E402
 
 from conftest import ROOT
 
-PDF = SLIDES / "pdf"
+LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 11)
 
 
 def _decks() -> list[str]:
@@ -45,7 +45,9 @@ def _decks() -> list[str]:
     return [Path(f).stem for f in files if (ROOT / f"{f}.ipynb").exists() and Path(f).stem[:2].isdigit()]
 
 
-DECKS = _decks()
+CHAPTERS = _decks()
+DECKS = [lang + stem for lang in LANGS for stem in CHAPTERS]  # "03_scaling", "zh_CN/03_scaling"
+CJK = re.compile(r"[\u4e00-\u9fff]")
 POPPLER = all(shutil.which(t) for t in ("pdftotext", "pdfimages", "pdffonts"))
 pytestmark = pytest.mark.skipif(not POPPLER, reason="poppler-utils is not installed (scripts/setup.sh installs it)")
 
@@ -55,7 +57,9 @@ def _run(*args: str) -> str:
 
 
 def _pdf(deck: str) -> Path:
-    path = PDF / f"{deck}.pdf"
+    """The handout of deck "03_scaling" or "zh_CN/03_scaling" (each language's decks have their pdf/)."""
+    folder, _, stem = deck.rpartition("/")
+    path = SLIDES / folder / "pdf" / f"{stem}.pdf"
     if not path.exists():
         pytest.fail(f"no handout {path}: run `bash scripts/build.sh`")
     return path
@@ -240,16 +244,30 @@ def test_one_page_per_slide_and_no_blank_page(deck):
     )
 
 
-def test_the_course_handout_is_the_title_and_every_chapter_with_no_blank_page():
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_course_handout_is_the_title_and_every_chapter_with_no_blank_page(lang):
     from pypdf import PdfReader
 
-    course = _pdf("course")
+    course = _pdf(lang + "course")
     pages = len(PdfReader(course).pages)
-    assert pages == 1 + sum(len(PdfReader(_pdf(d)).pages) for d in DECKS)
+    assert pages == 1 + sum(len(PdfReader(_pdf(lang + d)).pages) for d in CHAPTERS)
     texts = _run("pdftotext", str(course), "-").split("\f")[:pages]
     images = page_images(course)
     blank = [k for k, t in enumerate(texts, 1) if not t.strip() and k not in images]
-    assert blank == [], f"course.pdf: blank pages {blank}"
+    assert blank == [], f"{lang}course.pdf: blank pages {blank}"
+
+
+FULL_WIDTH = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+")
+
+
+def em(a: tuple, b: tuple) -> float:
+    """The font size at two neighbouring words (line, x0, y0, x1, y1, text), to measure a gap in: a run
+    of Chinese characters and full-width punctuation is one em per character; a Latin word's box is
+    about its font size tall (a CJK font's box is a third taller than its em, so height is not used there)."""
+    for w in (a, b):
+        if FULL_WIDTH.fullmatch(w[5]):
+            return (w[3] - w[1]) / len(w[5])
+    return a[4] - a[2]
 
 
 @pytest.mark.parametrize("deck", DECKS)
@@ -273,7 +291,7 @@ def test_no_hole_where_maths_was(deck):
                 # the two closest on one line, a space apart (not the formula's width)
                 if (
                     a[0] == b[0]
-                    and b[1] - a[3] < 0.6 * (a[4] - a[2])
+                    and b[1] - a[3] < 0.6 * em(a, b)
                     and text[i - len(before) : i] == list(before[:-1]) + [text[i - 1]]
                     and text[i - 1].endswith(before[-1])
                     and text[i : i + len(after)] == [text[i]] + list(after[1:])
@@ -339,8 +357,6 @@ def test_figures_are_sized_for_the_page(deck):
 def test_chinese_is_drawn_as_real_glyphs(tmp_path):
     """我 爱 猫 are text (pdftotext finds them) drawn as three different glyphs: with no CJK font
     Chromium draws each as the same empty box (the text layer still says 我 爱 猫)."""
-    from PIL import Image, ImageChops
-
     pdf = _pdf("10_cross_attention")
     assert all(ch in _run("pdftotext", str(pdf), "-") for ch in "我爱猫"), (
         "chapter 10's handout has no 我 爱 猫 as text"
@@ -351,18 +367,25 @@ def test_chinese_is_drawn_as_real_glyphs(tmp_path):
             break
     else:
         pytest.fail("no page of 10_cross_attention.pdf has 我, 爱 and 猫 as separate words")
+    assert_distinct_glyphs(pdf, k, [(ch, words[ch][:4]) for ch in "我爱猫"], tmp_path)
+
+
+def assert_distinct_glyphs(pdf: Path, page: int, boxes: list[tuple[str, tuple]], tmp_path: Path) -> None:
+    """The characters at `boxes` ((char, (x0, y0, x1, y1)) in points) on `page` are drawn, and drawn
+    differently from each other: with no CJK font, Chromium draws every one as the same empty box."""
+    from PIL import Image, ImageChops
+
     dpi, glyphs = 150, []
-    for ch in "我爱猫":
-        x0, y0, x1, y1, _ = words[ch]
+    for _ch, (x0, y0, x1, y1) in boxes:
         box = [round(v * dpi / 72) for v in (x0, y0, x1 - x0, y1 - y0)]
         _run(
             "pdftoppm",
             "-r",
             str(dpi),
             "-f",
-            str(k),
+            str(page),
             "-l",
-            str(k),
+            str(page),
             "-x",
             str(box[0]),
             "-y",
@@ -378,11 +401,32 @@ def test_chinese_is_drawn_as_real_glyphs(tmp_path):
             str(tmp_path / "g"),
         )
         glyphs.append(Image.open(tmp_path / "g.png").convert("L").resize((48, 48)))
+    chars = "".join(ch for ch, _ in boxes)
     inked = [sum(1 for v in g.getdata() if v < 128) for g in glyphs]
-    assert all(n > 20 for n in inked), f"page {k}: 我 爱 猫 leave {inked} dark pixels: not drawn"
-    for i in range(3):
-        for j in range(i + 1, 3):
+    assert all(n > 20 for n in inked), f"{pdf.name} page {page}: {chars} leave {inked} dark pixels: not drawn"
+    for i in range(len(glyphs)):
+        for j in range(i + 1, len(glyphs)):
             diff = sum(1 for v in ImageChops.difference(glyphs[i], glyphs[j]).getdata() if v > 96)
             assert diff > 40, (
-                f"page {k}: {'我爱猫'[i]} and {'我爱猫'[j]} are drawn alike ({diff} pixels differ): boxes, not glyphs"
+                f"{pdf.name} page {page}: {chars[i]} and {chars[j]} are drawn alike ({diff} pixels differ): "
+                "boxes, not glyphs"
             )
+
+
+@pytest.mark.parametrize("deck", [d for d in DECKS if d.startswith("zh_CN/")])
+def test_a_chinese_handout_is_chinese_drawn_as_real_glyphs(deck, tmp_path):
+    """Every page of a Chinese handout has Chinese text (pdftotext): none is left in English; and its
+    Chinese is drawn in a CJK font: the first run of three different Chinese characters on the first
+    page (its title; full-width glyphs, so each takes an equal share of the run's box) is three
+    different glyphs, not three boxes."""
+    pdf = _pdf(deck)
+    pages = _run("pdftotext", str(pdf), "-").split("\f")
+    english = [k for k, text in enumerate(pages, 1) if text.strip() and not CJK.search(text)]
+    assert english == [], f"{deck}.pdf: pages {english} have no Chinese"
+    for x0, y0, x1, y1, text in (w for line in page_words(pdf)[0] for w in line):
+        if len(text) >= 3 and all(CJK.fullmatch(ch) for ch in text) and len(set(text[:3])) == 3:
+            step = (x1 - x0) / len(text)
+            boxes = [(text[i], (x0 + i * step, y0, x0 + (i + 1) * step, y1)) for i in range(3)]
+            assert_distinct_glyphs(pdf, 1, boxes, tmp_path)
+            return
+    pytest.fail(f"{deck}.pdf: no run of three different Chinese characters on its first page")

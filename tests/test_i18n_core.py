@@ -29,6 +29,10 @@ def _strings_in_code() -> set[str]:
     found: set[str] = set()
     sources = [p.read_text(encoding="utf-8") for p in (BOOK / "attention_steps").rglob("*.py")]
     sources += [p.read_text(encoding="utf-8") for p in (BOOK / "_ext").glob("*.py")]  # words added to pages
+    scripts = BOOK.parent / "scripts"  # words the slides' build adds to the decks and their index
+    sources += [
+        p.read_text(encoding="utf-8") for p in [*(scripts / "slides").glob("*.py"), scripts / "build_slides.py"]
+    ]
     for nb in BOOK.glob("*.ipynb"):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         sources += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
@@ -63,6 +67,7 @@ def test_the_javascript_finds_messages_with_and_without_values():
 def test_every_string_on_screen_has_a_chinese_translation():
     strings = _strings_in_code() | _data_labels()
     assert {"weight", 'where "it" looks (one head)', "The numbers that matter", "no scaling", "coreference"} <= strings
+    assert {"{section} (continued)", "PDF handout", "The whole course ({n} chapters in one deck)"} <= strings
     assert "entropy (uniform: {ln} nats)" in strings  # a message with a value, found in the JavaScript
     catalogue = i18n.read_catalogue("zh_CN")
     missing = sorted(s for s in strings if not catalogue.get(s, ("", True))[0] or catalogue[s][1])

@@ -321,7 +321,7 @@ def handouts(tmp_path, monkeypatch):
     build_slides.write_stamps(out, stamps)
     printed = []
 
-    def print_decks(targets, out=out, printed_one=lambda name: None):
+    def print_decks(targets, out=out, printed_one=lambda name: None, lang="en"):
         for name, target in targets.items():
             writer = PdfWriter()
             writer.add_blank_page(width=1280, height=720)

@@ -25,7 +25,7 @@ import build_paths
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from conftest import HTML, ROOT, TIMEOUT_MS
+from conftest import HTML, ROOT, SETTLED, TIMEOUT_MS
 
 SLIDES = build_paths.SLIDES
 
@@ -38,7 +38,9 @@ def _chapters() -> list[Path]:
 
 
 CHAPTERS = _chapters()
-DECKS = [p.stem for p in CHAPTERS] + ["course"]
+LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 11): "03_scaling", "zh_CN/03_scaling"
+DECKS = [lang + name for lang in LANGS for name in [p.stem for p in CHAPTERS] + ["course"]]
+CHAPTER_DECKS = [lang + p.stem for lang in LANGS for p in CHAPTERS]
 
 
 def _slide_type(cell) -> str:
@@ -60,9 +62,10 @@ def expected_slides(path: Path) -> int:
 
 
 def expected(deck: str) -> int:
-    if deck == "course":  # a title slide, then every chapter
+    stem = deck.rpartition("/")[2]  # a translated deck has the English one's slides
+    if stem == "course":  # a title slide, then every chapter
         return 1 + sum(expected_slides(p) for p in CHAPTERS)
-    return expected_slides(ROOT / "book" / f"{deck}.ipynb")
+    return expected_slides(ROOT / "book" / f"{stem}.ipynb")
 
 
 # reveal.js has laid the deck out (waited for with page.wait_for_function), then MathJax's queue is empty.
@@ -230,13 +233,14 @@ STUB_PX = 150  # a slide whose content under its title is shorter than this, wit
 
 def open_deck(offline_page, slides_url, deck, **options):
     p = offline_page(viewport={"width": 1280, "height": 720}, **options)
-    p.page.goto(f"{slides_url}/{deck}.html", wait_until="networkidle")
+    p.page.goto(f"{slides_url}/{deck}.html", wait_until="load")
     p.page.wait_for_function(IS_READY, timeout=TIMEOUT_MS)
     assert p.page.evaluate(READY), f"{deck}: reveal.js never became ready"
+    p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
     return p
 
 
-@pytest.mark.parametrize("deck", [p.stem for p in CHAPTERS])
+@pytest.mark.parametrize("deck", CHAPTER_DECKS)
 def test_every_slide_is_titled_and_readable_from_the_back_of_the_room(slides_url, offline_page, deck):
     p = open_deck(offline_page, slides_url, deck)
     try:
@@ -257,13 +261,28 @@ def test_every_slide_is_titled_and_readable_from_the_back_of_the_room(slides_url
     assert stubs == [], f"{deck}: near-empty slides (merge them into a neighbour): {stubs}"
 
 
-def test_every_chapter_has_a_deck_and_the_index_lists_them():
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_chapter_has_a_deck_and_the_index_lists_them(lang):
     assert CHAPTERS, "no chapter notebooks in _toc.yml"
-    index = (SLIDES / "index.html").read_text() if (SLIDES / "index.html").exists() else ""
-    for deck in DECKS:
-        assert (SLIDES / f"{deck}.html").exists(), f"no deck {deck}.html in {SLIDES}"
-        assert f'href="{deck}.html"' in index, f"index.html does not list {deck}"
-        assert f'href="pdf/{deck}.pdf"' in index, f"index.html does not list the handout of {deck}"
+    folder = SLIDES / lang
+    index = (folder / "index.html").read_text() if (folder / "index.html").exists() else ""
+    for deck in [p.stem for p in CHAPTERS] + ["course"]:
+        assert (folder / f"{deck}.html").exists(), f"no deck {deck}.html in {folder}"
+        assert f'href="{deck}.html"' in index, f"{lang}index.html does not list {deck}"
+        assert f'href="pdf/{deck}.pdf"' in index, f"{lang}index.html does not list the handout of {deck}"
+
+
+def test_the_slides_index_is_in_both_languages_each_linking_to_the_other():
+    from bs4 import BeautifulSoup
+
+    for lang, tag, other in (("", "en", "zh_CN/index.html"), ("zh_CN/", "zh-CN", "../index.html")):
+        for folder in (SLIDES / lang, HTML / "slides" / lang):
+            soup = BeautifulSoup((folder / "index.html").read_text(encoding="utf-8"), "html.parser")
+            assert soup.html["lang"] == tag, f"{folder}/index.html: lang={soup.html.get('lang')}"
+            assert soup.find("a", href=other), f"{folder}/index.html does not link to the other language's {other}"
+            assert (folder / other).exists()
+    zh = (SLIDES / "zh_CN" / "index.html").read_text(encoding="utf-8")
+    assert "幻灯片" in zh and "PDF 讲义" in zh, "the Chinese index is not in Chinese"
 
 
 @pytest.mark.parametrize("deck", DECKS)
@@ -274,7 +293,7 @@ def test_deck_is_offline_clean_and_complete(slides_url, offline_page, deck):
     except PlaywrightTimeout:
         pass  # the assertion below says how many are missing
     widgets = p.page.evaluate(WIDGETS)
-    p.page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)
+    p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)  # the explorers' fonts and images too
     assert p.foreign == [], f"{deck} asked other hosts for: {p.foreign}"
     assert p.problems == [], f"{deck}: {p.problems}"
 
@@ -296,7 +315,7 @@ def test_deck_is_offline_clean_and_complete(slides_url, offline_page, deck):
         assert redraw["stuck"] == [], f"{deck}: explorers {redraw['stuck']} did not redraw when their slider moved"
     assert p.problems == [], f"{deck} after using its explorers: {p.problems}"
 
-    if deck != "course":  # the course deck repeats the chapters' slides
+    if not deck.endswith("course"):  # the course deck repeats the chapters' slides
         tall = p.page.evaluate(TOO_TALL)
         assert tall == [], f"{deck}: slides {tall} do not fit 1280 × 720 even shrunk to 60 %: split them"
 
@@ -340,22 +359,25 @@ def _pdf_pages(path: Path) -> int:
 
 @pytest.mark.parametrize("deck", DECKS)
 def test_handout_has_a_page_per_slide(deck):
-    pdf = SLIDES / "pdf" / f"{deck}.pdf"
+    folder, _, stem = deck.rpartition("/")
+    pdf = SLIDES / folder / "pdf" / f"{stem}.pdf"
     assert pdf.exists(), f"no handout {pdf}: run scripts/build_handouts.py"
     assert pdf.read_bytes().startswith(b"%PDF-")
     assert _pdf_pages(pdf) >= expected(deck), f"{deck}.pdf has {_pdf_pages(pdf)} pages for {expected(deck)} slides"
 
 
-def test_the_book_carries_the_decks_its_chapters_link_to():
-    """Every chapter page links to its deck and handout, and the built site has both."""
-    pages = [HTML / "book" / f"{p.stem}.html" for p in CHAPTERS]
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_book_carries_the_decks_its_chapters_link_to(lang):
+    """Every chapter page links to its deck and handout in the page's language, and the built site has both."""
+    pages = [HTML / lang / "book" / f"{p.stem}.html" for p in CHAPTERS]
     if not all(page.exists() for page in pages):
-        pytest.skip(f"the whole book is not built in {HTML}")
+        pytest.skip(f"the whole book is not built in {HTML / lang}")
+    up = "../" * lang.count("/")  # a translated edition's pages are one folder further from the slides
     for page in pages:
         links = re.findall(r'<p class="slides-link">.*?</p>', page.read_text(), flags=re.S)
         assert links, f"{page.name} has no link to its slides"
         targets = re.findall(r'href="([^"]+)"', links[0])
-        assert f"../slides/{page.stem}.html" in targets, f"{page.name} links to {targets}"
+        assert f"{up}../slides/{lang}{page.stem}.html" in targets, f"{lang}{page.name} links to {targets}"
         for target in targets:
             assert (page.parent / target).resolve().exists(), f"{page.name} links to {target}, which is missing"
 
@@ -405,9 +427,12 @@ def test_decks_link_only_to_what_is_there_and_other_chapters_by_title():
         if not folder.exists():
             continue
         for deck in DECKS:
-            page = (folder / f"{deck}.html").read_text()
+            path = folder / f"{deck}.html"
+            page = path.read_text()
             for target in re.findall(r'<a href="([^"#:]+)[^"]*"', page):
-                assert (folder / target).exists(), f"{folder.name}/{deck}.html links to {target}, which is not there"
+                assert (path.parent / target).exists(), (
+                    f"{folder.name}/{deck}.html links to {target}, which is not there"
+                )
             texts = re.findall(r"<a [^>]*>([^<]+)</a>", page)
             assert not stems & set(texts), f"{deck}: link text is a file name: {stems & set(texts)}"
     assert "data-book=" in (SLIDES / "01_projection.html").read_text(), "the book link became text"

@@ -4,7 +4,8 @@ The decks and their PDF handouts are built from the same notebooks by
 scripts/build_slides.py and scripts/build_handouts.py into `slides/` beside the
 book's pages (`_build/html/slides/NN_name.html`, `.../pdf/NN_name.pdf`);
 scripts/build.sh runs them right after the book. The root page links to the
-list of every deck.
+list of every deck. A translated edition (the Chinese one, in `_build/html/zh_CN/`)
+links to its own language's decks (`_build/html/slides/zh_CN/`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ def _link(app, pagename: str) -> str | None:
 
 
 def _link_here(app, pagename: str) -> str | None:
-    up = "../" * pagename.count("/")
+    lang = app.config.language or "en"
+    # the slides are beside the English pages; another edition's pages are one folder further down
+    up = "../" * pagename.count("/") + ("" if lang == "en" else "../")
+    slides = "slides/" if lang == "en" else f"slides/{lang}/"
     icon = '<p class="slides-link"><i class="fa-solid fa-person-chalkboard" aria-hidden="true"></i> '
     if pagename == app.config.root_doc:
         return (
@@ -35,7 +39,7 @@ def _link_here(app, pagename: str) -> str | None:
             + _(
                 'Teaching from this book? <a href="{index}">Every chapter as slides</a>, '
                 "with speaker notes and PDF handouts."
-            ).format(index=f"{up}slides/index.html")
+            ).format(index=f"{up}{slides}index.html")
             + "</p>"
         )
     if pagename not in app.env.all_docs or not str(app.env.doc2path(pagename)).endswith(".ipynb"):
@@ -44,7 +48,7 @@ def _link_here(app, pagename: str) -> str | None:
     return (
         icon
         + _('Teach this chapter: <a href="{slides}">slides</a> · <a href="{handout}">PDF handout</a>').format(
-            slides=f"{up}slides/{deck}.html", handout=f"{up}slides/pdf/{deck}.pdf"
+            slides=f"{up}{slides}{deck}.html", handout=f"{up}{slides}pdf/{deck}.pdf"
         )
         + "</p>"
     )

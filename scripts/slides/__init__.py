@@ -10,11 +10,47 @@
     stamps      what each deck was built from, so an unchanged deck is not rebuilt
 
 Where the build writes is read from the environment in scripts/build_paths.py.
+
+Every edition of the book has its decks (issue 11): the English ones in the slides folder
+itself, another language's in a folder of its own named after it (`zh_CN/`), made from the
+same executed notebooks translated by scripts/translate_notebook.py. They share one vendor/
+folder. The words the scripts add (the course's title slide, "(continued)", the index page)
+come from the core's catalogues (book/attention_steps/locale/<lang>/pages.po) through `_`.
 """
 
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent  # the template, the CSS and the index page live beside the code
-TITLE = "Attention, Step by Step"
+sys.path.insert(0, str(HERE.parent.parent / "book"))  # the core: its words in every language
+from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: E402,F401
+
+TITLE = N_("Attention, Step by Step")
 COURSE = "course"
 COURSE_TITLE = "course-title"  # the course deck's title slide alone: the first page of the course handout
+
+
+def folder(lang: str) -> str:
+    """Where a language's decks are, under the slides folder: "" for English, else the language."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"slides: language must be one of {LANGUAGES}, got {lang!r}")
+    return "" if lang == "en" else lang
+
+
+def up(lang: str) -> str:
+    """From a language's decks back to the slides folder ("" or "../"): where vendor/ is."""
+    return "../" if folder(lang) else ""
+
+
+def book_link(lang: str) -> str:
+    """A page of the book in `lang`, seen from that language's decks when they are published inside
+    the book (_build/html/slides/[zh_CN/]): the English book's folder is the site, another's is under it."""
+    return "../book/" if lang == "en" else f"../../{lang}/book/"
+
+
+def book_index(lang: str, published: bool) -> str:
+    """The book in `lang` seen from that language's decks: in the standalone folder
+    (_build/slides/[zh_CN/]) or published inside the book (_build/html/slides/[zh_CN/])."""
+    if published:
+        return f"../../{folder(lang)}/" if folder(lang) else "../"
+    return f"../../html/{folder(lang)}/" if folder(lang) else "../html/"

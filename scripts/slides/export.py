@@ -1,31 +1,35 @@
-"""nbconvert's reveal.js exporter with our template (template/), every asset served from the deck's vendor/."""
+"""nbconvert's reveal.js exporter with our template (template/), every asset served from the slides' vendor/.
+
+A language's decks other than English sit in a folder of their own (slides.folder) and load
+the same vendor/, one folder up; their `<html lang>` is the language's tag (zh-CN)."""
 
 from __future__ import annotations
 
-from . import HERE
+from . import HERE, up
 from .notebook import REMOVE_CELL, REMOVE_INPUT, REMOVE_OUTPUT
 
 # Slide size: 16:9, as classroom projectors are. Reveal scales it to the screen.
 REVEAL = {"theme": "white", "transition": "fade", "number": "c/t", "width": "1280", "height": "720"}
 
 
-def exporter():
+def exporter(lang: str = "en"):
     from nbconvert import SlidesExporter
     from traitlets.config import Config
 
+    vendor = up(lang) + "vendor"
     c = Config()
     c.SlidesExporter.extra_template_basedirs = [str(HERE)]
     c.SlidesExporter.template_name = "template"
-    c.SlidesExporter.reveal_url_prefix = "vendor/reveal.js"
+    c.SlidesExporter.reveal_url_prefix = f"{vendor}/reveal.js"
     c.SlidesExporter.reveal_theme = REVEAL["theme"]
     c.SlidesExporter.reveal_transition = REVEAL["transition"]
     c.SlidesExporter.reveal_number = REVEAL["number"]
     c.SlidesExporter.reveal_width = REVEAL["width"]
     c.SlidesExporter.reveal_height = REVEAL["height"]
-    c.SlidesExporter.mathjax_url = "vendor/mathjax2/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
-    c.SlidesExporter.jquery_url = "vendor/jquery.min.js"
-    c.SlidesExporter.require_js_url = "vendor/require.js"
-    c.SlidesExporter.widget_renderer_url = "vendor/html-manager/embed-amd.js"
+    c.SlidesExporter.mathjax_url = f"{vendor}/mathjax2/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
+    c.SlidesExporter.jquery_url = f"{vendor}/jquery.min.js"
+    c.SlidesExporter.require_js_url = f"{vendor}/require.js"
+    c.SlidesExporter.widget_renderer_url = f"{vendor}/html-manager/embed-amd.js"
     c.SlidesExporter.exclude_input_prompt = True
     c.SlidesExporter.exclude_output_prompt = True
     c.TagRemovePreprocessor.enabled = True
@@ -35,8 +39,12 @@ def exporter():
     return SlidesExporter(config=c)
 
 
-def export(exp, nb, title: str) -> str:
-    """The deck's HTML."""
+def export(exp, nb, title: str, lang: str = "en") -> str:
+    """The deck's HTML (the template finds vendor/ where the exporter's reveal.js is), `<html lang>` the
+    language's tag. nbconvert's `language_code` takes ISO 639-1 codes only ("zh", not "zh-CN", which
+    Chromium needs to pick the Simplified Chinese glyphs): the tag is set here instead."""
     nb.metadata["title"] = title
-    body, _ = exp.from_notebook_node(nb, resources={"metadata": {"name": title}})
-    return body
+    vendor = exp.reveal_url_prefix.rsplit("/", 1)[0]
+    resources = {"metadata": {"name": title}, "vendor": vendor, "language": lang}
+    body, _resources = exp.from_notebook_node(nb, resources=resources)
+    return body.replace('<html lang="en">', f'<html lang="{lang.replace("_", "-")}">', 1)

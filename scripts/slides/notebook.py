@@ -6,7 +6,8 @@ out of the book, which the slides ignore for notes); cells tagged
 `hide-input`/`remove-input` show their output only; other `remove-cell` cells
 are dropped. The MyST nbconvert does not understand is resolved by
 scripts/myst_convert.py: links to another chapter go to its deck, links to any
-other page of the book to that page (see `BOOK_LINK`).
+other page of the book to that page (see `slides.book_link`). The words this module adds
+("(continued)", the course's title slide) are said in the current language (`slides._`).
 """
 
 from __future__ import annotations
@@ -24,13 +25,12 @@ from myst_convert import (
     is_glue_record,
 )
 
-from . import TITLE
+from . import TITLE, _, book_link, language
 from .chapters import title_of
 
 REMOVE_CELL = {"remove-cell"}
 REMOVE_INPUT = {"hide-input", "remove-input", "hide-cell"}
 REMOVE_OUTPUT = {"remove-output"}
-BOOK_LINK = "../book/"  # a page of the book, seen from the decks' folder when it is published inside the book
 
 
 def slide_type(cell) -> str:
@@ -43,16 +43,19 @@ def for_slides(
     decks: set[str],
     titles: dict[str, str] | None = None,
     labels: dict[str, tuple[str, str]] | None = None,
+    lang: str = "en",
 ):
     """A copy of an executed notebook ready for nbconvert: MyST resolved, stderr and glue records gone,
     every slide titled, no slide opening with the previous question's solution.
 
     decks: the notebooks that have a deck; titles: stem -> title (the text of a `{doc}` link);
-    labels: where each `{ref}` label is (see myst_convert.labels_of)."""
+    labels: where each `{ref}` label is (see myst_convert.labels_of); lang: the deck's language
+    (the notebook is already in it: scripts/translate_notebook.py), for its links and added words."""
     nb = copy.deepcopy(nb)
+    book = book_link(lang)
 
     def link(stem: str, anchor: str) -> str:  # another chapter: its deck; any other page: the book's
-        return f"{stem}.html" if stem in decks else f"{BOOK_LINK}{stem}.html" + (f"#{anchor}" if anchor else "")
+        return f"{stem}.html" if stem in decks else f"{book}{stem}.html" + (f"#{anchor}" if anchor else "")
 
     myst = MystConverter(
         glue_outputs(nb),
@@ -77,7 +80,8 @@ def for_slides(
                 if not (o.output_type == "stream" and o.get("name") == "stderr") and not is_glue_record(o)
             ]
     keep_solutions_with_their_question(nb)
-    title_every_slide(nb)
+    with language(lang):
+        title_every_slide(nb)
     figures_beside_text(nb)
     return nb
 
@@ -117,7 +121,8 @@ def title_every_slide(nb) -> None:
     """Every slide opens with a title cell (tagged `slide-title`, styled one way by slides.css).
 
     A slide that opens with a heading has it cut into a cell of its own; a slide that does not
-    gets the title of the section it continues, "(continued)" (the book's headings: one source)."""
+    gets the title of the section it continues, "(continued)" (the book's headings: one source; the
+    words in the current language)."""
     import nbformat
 
     section, i = None, 0
@@ -125,10 +130,12 @@ def title_every_slide(nb) -> None:
         cell = nb.cells[i]
         if shown(cell) and opens_slide(nb, cell):
             source = cell.source.lstrip() if cell.cell_type == "markdown" else ""
-            first, _, rest = source.partition("\n")
+            first, _newline, rest = source.partition("\n")
             heading = HEADING.match(first)
             if heading or section is not None:
-                title = nbformat.v4.new_markdown_cell(first if heading else f"## {section} (continued)")
+                title = nbformat.v4.new_markdown_cell(
+                    first if heading else "## " + _("{section} (continued)").format(section=section)
+                )
                 title.id = f"{cell.get('id', 'cell')}"[:56] + "-title"
                 title.metadata["slideshow"] = {"slide_type": slide_type(cell)}
                 title.metadata["tags"] = ["slide-title"]
@@ -142,7 +149,7 @@ def title_every_slide(nb) -> None:
                         continue
                     cell.source = rest.lstrip("\n")
         if shown(cell) and cell.cell_type == "markdown":
-            for _, text in HEADING.findall(cell.source):
+            for _level, text in HEADING.findall(cell.source):
                 section = text
         i += 1
 
@@ -189,24 +196,30 @@ def figures_beside_text(nb) -> None:
             figures[0].metadata["tags"] = [*figures[0].metadata.get("tags", []), "tall-figure"]
 
 
-def course_notebook(books: list[tuple[str, object]]):
-    """Every chapter in one notebook, with a title slide; widget states merged."""
+def course_notebook(books: list[tuple[str, object]], lang: str = "en"):
+    """Every chapter in one notebook, with a title slide (in `lang`); widget states merged."""
     import nbformat
 
-    titles = [title_of(nb) for _, nb in books]
-    items = "\n".join(f"- [{t}]({stem}.html)" for (stem, _), t in zip(books, titles))
-    title = nbformat.v4.new_markdown_cell(f"# {TITLE}\n\nThe whole course, one chapter after another.\n\n{items}")
+    titles = [title_of(nb) for _stem, nb in books]
+    items = "\n".join(f"- [{t}]({stem}.html)" for (stem, _nb), t in zip(books, titles))
+    with language(lang):
+        title = nbformat.v4.new_markdown_cell(
+            f"# {_(TITLE)}\n\n{_('The whole course, one chapter after another.')}\n\n{items}"
+        )
+        notes = nbformat.v4.new_markdown_cell(
+            _(
+                "The whole course in one deck. Each chapter starts a new slide; "
+                "press `Esc` for the overview, `s` for this speaker view."
+            )
+        )
+        course_title = _("{title}: the whole course").format(title=_(TITLE))
     title.metadata["slideshow"] = {"slide_type": "slide"}
-    notes = nbformat.v4.new_markdown_cell(
-        "The whole course in one deck. Each chapter starts a new slide; "
-        "press `Esc` for the overview, `s` for this speaker view."
-    )
     notes.metadata["slideshow"] = {"slide_type": "notes"}
     course = nbformat.v4.new_notebook(cells=[title, notes])
     course.metadata["kernelspec"] = books[0][1].metadata.get("kernelspec", {})
-    course.metadata["title"] = f"{TITLE}: the whole course"
+    course.metadata["title"] = course_title
     states = {}
-    for _, nb in books:
+    for _stem, nb in books:
         cells = copy.deepcopy(nb.cells)
         first = next(
             (

@@ -4,6 +4,8 @@ A deck links to other pages of the book only where the book is beside it: in the
 copy published inside the book (`_build/html/slides/`). The standalone folder
 (`_build/slides/`, what a teacher copies to a laptop) shows those links' text alone,
 so nothing in it points at a page that is not there.
+
+Each language's decks have their index, in that language, linking to the other languages'.
 """
 
 from __future__ import annotations
@@ -14,14 +16,13 @@ import re
 from pathlib import Path
 from string import Template
 
-from . import COURSE_TITLE, HERE, TITLE
+from . import COURSE_TITLE, HERE, LANGUAGES, TITLE, _, book_index, book_link, folder, language
 from .assets import sync
-from .notebook import BOOK_LINK
 from .stamps import STAMPS
 
-# A link to a book page as the exporter wrote it, and as each folder shows it.
-_TO_BOOK = re.compile(r'<a href="' + re.escape(BOOK_LINK) + r'([^"]*)"')
-_MARKED = re.compile(r'<a data-book="([^"]*)"')
+_MARKED = re.compile(r'<a data-book="([^"]*)"')  # a link to a book page in the standalone folder
+# The language's own name, as the book's language switch shows it (book/_ext/i18n_edition.py)
+NAMES = {"en": "English", "zh_CN": "中文"}
 
 
 def write_if_changed(path: Path, text: str) -> None:
@@ -30,37 +31,61 @@ def write_if_changed(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def standalone(deck_html: str) -> str:
+def standalone(deck_html: str, lang: str = "en") -> str:
     """A deck for the standalone folder: its links to book pages become text (`<a data-book="page.html">`)."""
-    return _TO_BOOK.sub(r'<a data-book="\1"', deck_html)
+    return re.sub(r'<a href="' + re.escape(book_link(lang)) + r'([^"]*)"', r'<a data-book="\1"', deck_html)
 
 
-def published(deck_html: str) -> str:
+def published(deck_html: str, lang: str = "en") -> str:
     """A standalone deck as published inside the book: the book's pages are linked again."""
-    return _MARKED.sub(lambda m: f'<a href="{BOOK_LINK}{m.group(1)}" data-book="{m.group(1)}"', deck_html)
+    book = book_link(lang)
+    return _MARKED.sub(lambda m: f'<a href="{book}{m.group(1)}" data-book="{m.group(1)}"', deck_html)
 
 
-def write_index(folder: Path, decks: list[tuple[str, str]], book_prefix: str | None) -> None:
-    """folder/index.html listing the decks (and their PDF handouts, once printed).
+def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | None, lang: str = "en") -> None:
+    """folder_/index.html listing the decks of `lang` (and their PDF handouts, once printed), in `lang`.
 
-    It links back to the book at `book_prefix` (relative to folder) only if the book is there."""
-    rows = []
-    for stem, title in decks:
-        pdf = folder / "pdf" / f"{stem}.pdf"
-        handout = f' · <a href="pdf/{stem}.pdf">PDF handout</a>' if pdf.exists() else ""
-        rows.append(f'<li><a href="{stem}.html">{html.escape(title)}</a>{handout}</li>')
-    book_there = book_prefix is not None and (folder / book_prefix / "index.html").exists()
-    back = f'<p><a href="{book_prefix}index.html">← Back to the book</a></p>' if book_there else ""
-    page = Template((HERE / "index.html").read_text()).substitute(title=TITLE, rows="\n".join(rows), back=back)
-    write_if_changed(folder / "index.html", page)
+    It links back to the book at `book_prefix` (relative to folder_) only if the book is there,
+    and to the other languages' indexes that exist."""
+    with language(lang):
+        rows = []
+        for stem, title in decks:
+            pdf = folder_ / "pdf" / f"{stem}.pdf"
+            handout = f' · <a class="handout" href="pdf/{stem}.pdf">{_("PDF handout")}</a>' if pdf.exists() else ""
+            rows.append(f'<li><a href="{stem}.html">{html.escape(title)}</a>{handout}</li>')
+        book_there = book_prefix is not None and (folder_ / book_prefix / "index.html").exists()
+        back = f'<p><a href="{book_prefix}index.html">{_("← Back to the book")}</a></p>' if book_there else ""
+        root = folder_.parent if folder(lang) else folder_  # the English decks' folder
+        others = [
+            f'<a href="{"../" if folder(lang) else ""}{folder(other) + "/" if folder(other) else ""}index.html" '
+            f'hreflang="{other.replace("_", "-")}" lang="{other.replace("_", "-")}">{NAMES[other]}</a>'
+            for other in LANGUAGES
+            if other != lang and (root / folder(other) / "index.html").exists()
+        ]
+        switch = f'<p class="languages">{" · ".join(others)}</p>' if others else ""
+        page = Template((HERE / "index.html").read_text()).substitute(
+            lang=lang.replace("_", "-"),
+            title=html.escape(_("{title}: slides").format(title=_(TITLE))),
+            intro=_(
+                "One deck per chapter, made from the same notebooks as the book. They work with no network. "
+                "Press <kbd>s</kbd> for the speaker view with the notes, <kbd>f</kbd> for full screen, "
+                "<kbd>Esc</kbd> for the overview."
+            ),
+            rows="\n".join(rows),
+            back=back,
+            switch=switch,
+        )
+    write_if_changed(folder_ / "index.html", page)
 
 
-def publish(out: Path, site: Path) -> None:
-    """Copy the decks in `out` into the built book at `site` (if built), whose chapter pages link to them."""
+def publish(out: Path, site: Path, lang: str = "en") -> None:
+    """Copy the decks of `lang` in `out` into the built book at `site` (if built), whose chapter pages
+    link to them: the English decks into site/slides/, another language's into site/slides/<lang>/."""
     if not (site / "index.html").exists():
         return
-    dest = site / "slides"
-    decks = [stem for stem, _ in json.loads((out / "decks.json").read_text())]
+    dest = site / "slides" / folder(lang)
+    decks = [stem for stem, _title in json.loads((out / "decks.json").read_text())]
+    others = {folder(o) for o in LANGUAGES if folder(o) and o != lang}  # other languages' folders: theirs
 
     # Not published: the stamps, the index (the book's own is written below), and what only the
     # course handout is made from (its title page deck, pdf/parts/).
@@ -69,6 +94,7 @@ def publish(out: Path, site: Path) -> None:
             rel.name == STAMPS
             or rel in (Path("index.html"), Path(f"{COURSE_TITLE}.html"))
             or rel.parts[:2] == ("pdf", "parts")
+            or rel.parts[0] in others
         )
 
     deck_files = {Path(f"{stem}.html") for stem in decks}
@@ -78,10 +104,12 @@ def publish(out: Path, site: Path) -> None:
         if f.is_file() and not private(f.relative_to(out)) and f.relative_to(out) not in deck_files
     ]
     keep = (dest / "index.html", *(dest / rel for rel in deck_files))
+    keep += tuple(f for name in others for f in (dest / name).rglob("*"))
     copied = sync([(f, dest / f.relative_to(out)) for f in files], dest, keep=keep)
     dest.mkdir(parents=True, exist_ok=True)
     for rel in deck_files:
         if (out / rel).exists():
-            write_if_changed(dest / rel, published((out / rel).read_text()))
-    write_index(dest, json.loads((out / "decks.json").read_text()), book_prefix="../")
+            write_if_changed(dest / rel, published((out / rel).read_text(), lang))
+    listed = json.loads((out / "decks.json").read_text())
+    write_index(dest, listed, book_prefix=book_index(lang, published=True), lang=lang)
     print(f"build_slides: {copied} files and {len(deck_files)} decks copied into {dest}/")

@@ -29,12 +29,26 @@ def tooling_files() -> list[Path]:
     ]
 
 
-def tooling_digest() -> str:
-    """Hash of the tooling files and nbconvert's version: a change to any of them rebuilds every deck."""
+def translation_files(lang: str) -> list[Path]:
+    """What a language's decks are translated with: the translator, the book's and the notes' catalogues,
+    the core's catalogues (the words the scripts add); none for English."""
+    if lang == "en":
+        return []
+    core = ROOT / "book" / "attention_steps" / "locale" / lang
+    return [
+        SCRIPTS / "translate_notebook.py",
+        *sorted((ROOT / "locale" / lang / "LC_MESSAGES").rglob("*.po")),
+        *sorted(core.glob("*.po")),
+    ]
+
+
+def tooling_digest(lang: str = "en") -> str:
+    """Hash of the tooling files, the language's translations and nbconvert's version: a change to any of
+    them rebuilds every deck of that language."""
     from importlib.metadata import version
 
-    h = hashlib.sha256(version("nbconvert").encode())
-    for path in tooling_files():
+    h = hashlib.sha256(f"{version('nbconvert')}\0{lang}".encode())
+    for path in tooling_files() + translation_files(lang):
         h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
