@@ -31,6 +31,12 @@ from build_paths import SLIDES  # noqa: E402  (SLIDES_OUT likewise, for the deck
 
 from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, new_context, serve  # noqa: E402,F401
 
+# What a test waits for once a page is open, instead of Playwright's "networkidle" (no request for
+# 500 ms, which a loaded machine may not see within any bound): the page has landed (loaded, and
+# not about to follow a meta refresh, as index.html does), then its fonts and images are loaded.
+LANDED = """() => document.readyState === 'complete' && !document.querySelector('meta[http-equiv="refresh" i]')"""
+SETTLED = """() => document.fonts.status === 'loaded' && [...document.images].every(i => i.complete)"""
+
 # Page JS, for wait_for_function: true once MathJax has typeset the page and put its
 # output (mjx-container) in it, or at once when the page has no maths.
 MATH_DONE = """() => {

@@ -20,7 +20,7 @@ import json
 
 import pytest
 
-from conftest import HTML, MATH_DONE, ROOT
+from conftest import HTML, LANDED, MATH_DONE, ROOT, SETTLED
 
 AXE = ROOT / "_build" / "vendor" / "tests" / "axe.min.js"
 WAIT = 60_000  # ms: generous, for a loaded 2-core machine
@@ -114,8 +114,10 @@ def open_page(offline_page, site, path, scheme="light", width=1280):
     """The page at `path`, typeset, its explorer (if any) drawn."""
     p = offline_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
     p.page.set_default_timeout(WAIT)
-    p.page.goto(f"{site}/{path}", wait_until="networkidle", timeout=WAIT)  # index.html redirects: let it land
+    p.page.goto(f"{site}/{path}", wait_until="load", timeout=WAIT)
+    p.page.wait_for_function(LANDED, timeout=WAIT)  # index.html redirects: let it land
     p.page.wait_for_function(MATH_DONE, timeout=WAIT)
+    p.page.wait_for_function(SETTLED, timeout=WAIT)
     if p.page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count():
         p.page.locator(".ase-explorer").first.wait_for(state="visible", timeout=WAIT)
     return p
@@ -208,7 +210,7 @@ def test_search_snippets_are_plain_text_without_hidden_code(site, offline_page):
     needs_book()
     p = offline_page(viewport={"width": 1280, "height": 900})
     page = p.page
-    page.goto(f"{site}/search.html?q=scaling", wait_until="networkidle", timeout=WAIT)
+    page.goto(f"{site}/search.html?q=scaling", wait_until="load", timeout=WAIT)
     page.wait_for_function(
         "() => document.querySelectorAll('#search-results li').length >= 5 && "
         "[...document.querySelectorAll('#search-results li')].every(li => li.querySelector('p.context'))",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import HTML, TIMEOUT_MS
+from conftest import HTML, LANDED, SETTLED, TIMEOUT_MS
 
 # Pages of the book; _static/ and _sources/ hold assets, not pages.
 PAGES = sorted(
@@ -32,8 +32,6 @@ RAW_TEX = """() => {
 
 # Images that failed to load or that a screen reader could not describe
 # (myst-nb's default alt text is the image's own file name).
-LANDED = """() => document.readyState === 'complete' && !document.querySelector('meta[http-equiv="refresh" i]')"""
-SETTLED = """() => document.fonts.status === 'loaded' && [...document.images].every(i => i.complete)"""
 
 BAD_IMAGES = """() => [...document.images]
   .filter(i => {

@@ -40,7 +40,7 @@ from attention_steps.scaling import (
     with_temperature,
 )
 from attention_steps.sentence import sentence_trace
-from conftest import HTML, TIMEOUT_MS
+from conftest import HTML, SETTLED, TIMEOUT_MS
 
 ROUNDING = 0.5e-6 + 1e-12  # the states keep 6 decimals (a tie rounds either way)
 SIGNIFICANT = 0.5e-5 + 1e-12  # gradient sizes keep 6 significant figures: relative error ≤ 5e-6
@@ -202,9 +202,10 @@ def open_explorer(site, offline_page, kind, width=1280):
     if page_path is None:
         pytest.skip(f"no built page holds the {kind} explorer (build the book first)")
     p = offline_page(viewport={"width": width, "height": 900})
-    p.page.goto(f"{site}/{page_path}", wait_until="networkidle")
+    p.page.goto(f"{site}/{page_path}", wait_until="load")
     root = p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
     root.wait_for(timeout=TIMEOUT_MS)
+    p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
     return p, root
 
 

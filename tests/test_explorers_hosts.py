@@ -24,7 +24,7 @@ import pytest
 from lab_server import jupyterlab, write_settings
 from test_explorers import explorer_page
 
-from conftest import BOOK, HTML, TIMEOUT_MS, OfflinePage
+from conftest import BOOK, HTML, SETTLED, TIMEOUT_MS, OfflinePage
 
 KINDS = ("dk", "temperature", "heads", "who-attends")
 HOST_CSS = Path(__file__).parent / "hosts" / "host_like.css"
@@ -216,9 +216,10 @@ def test_explorer_panel_under_host_css(site, offline_page, kind, host):
     if page_path is None:
         pytest.skip(f"no built page holds the {kind} explorer")
     p = offline_page(viewport={"width": 1280, "height": 900})
-    p.page.goto(f"{site}/{page_path}", wait_until="networkidle")
+    p.page.goto(f"{site}/{page_path}", wait_until="load")
     root = p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
     root.wait_for(timeout=TIMEOUT_MS)
+    p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
     p.page.add_style_tag(content=HOST_CSS.read_text())
     name, mode = host.split("-")
     p.page.evaluate(
