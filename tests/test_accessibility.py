@@ -89,13 +89,14 @@ SVG_CONTRAST = """(root) => {
   }
   for (const m of root.querySelectorAll('svg rect, svg path, svg line')) {
     if (m.classList.contains('ase-grid') || m.closest('.ase-head')) continue;
-    const cs = getComputedStyle(m), isRect = m.tagName === 'rect';
-    const c = parse(isRect ? cs.fill : cs.stroke);
+    // Filled marks: rects and the bar charts' paths (.ase-bars, all bars of a colour in one path).
+    const cs = getComputedStyle(m), filled = m.tagName === 'rect' || m.classList.contains('ase-bars');
+    const c = parse(filled ? cs.fill : cs.stroke);
     if (!c) continue;
-    if (opacity(m) * c.a * Number(isRect ? cs.fillOpacity : cs.strokeOpacity) < 0.999) continue;
-    marks += 1;
+    if (opacity(m) * c.a * Number(filled ? cs.fillOpacity : cs.strokeOpacity) < 0.999) continue;
+    marks += m.classList.contains('ase-bars') ? (m.getAttribute('d').match(/z/g) || []).length : 1;  // a path: its bars
     const r = ratio(c, bg);
-    if (r < 3) bad.push(`${m.tagName} ${isRect ? cs.fill : cs.stroke} ${r.toFixed(2)}:1`);
+    if (r < 3) bad.push(`${m.tagName} ${filled ? cs.fill : cs.stroke} ${r.toFixed(2)}:1`);
   }
   for (const c of root.querySelectorAll('.ase-choice, .ase-token')) {
     const r = ratio(parse(getComputedStyle(c).borderTopColor), bg);

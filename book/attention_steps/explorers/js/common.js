@@ -87,19 +87,27 @@ function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 32
     out += `<line x1="${left}" x2="${width - right}" y1="${y(t * ymax)}" y2="${y(t * ymax)}" class="ase-grid"/>`;
     out += `<text x="${left - 4}" y="${y(t * ymax) + 4}" text-anchor="end" class="ase-tick">${short(t * ymax)}</text>`;
   }
+  // The bars are two paths (the highlighted one and the others) and the texts come after
+  // them in a fixed order, so every state has the same elements and a change of state only
+  // rewrites attributes and text (showDrawing).
+  const w = barW.toFixed(2);
+  let plain = "", accent = "", numbers = "", names = "";
   values.forEach((v, i) => {
     const x = left + i * slot + (slot - barW) / 2;
-    const fill = i === highlight ? colours.vermillion : colours.blue;
-    out += `<rect x="${x.toFixed(2)}" y="${y(v).toFixed(2)}" width="${barW.toFixed(2)}" height="${(y(0) - y(v)).toFixed(2)}" fill="${fill}"/>`;
+    const bar = `M${x.toFixed(2)} ${y(v).toFixed(2)}h${w}v${(y(0) - y(v)).toFixed(2)}h-${w}z`;
+    if (i === highlight) accent += bar;
+    else plain += bar;
     if (!small || i === highlight)
-      out += `<text x="${(x + barW / 2).toFixed(2)}" y="${(y(v) - 3).toFixed(2)}" text-anchor="middle" class="ase-value">${fmt(v, 2)}</text>`;
+      numbers += `<text x="${(x + barW / 2).toFixed(2)}" y="${(y(v) - 3).toFixed(2)}" text-anchor="middle" class="ase-value">${fmt(v, 2)}</text>`;
     const rotate = rotateAll; // all or none: a level label beside slanted ones collides with them
     const lx = x + barW / 2, ly = height - bottom + 15;
-    out += `<text x="${lx.toFixed(2)}" y="${ly}" text-anchor="${rotate ? "end" : "middle"}" class="ase-tick"${
+    names += `<text x="${lx.toFixed(2)}" y="${ly}" text-anchor="${rotate ? "end" : "middle"}" class="ase-tick"${
       rotate ? ` transform="rotate(-35 ${lx.toFixed(2)} ${ly})"` : ""
     }>${esc(labels[i])}</text>`;
   });
-  return out + "</svg>";
+  out += `<path d="${plain || "M0 0"}" fill="${colours.blue}" class="ase-bars"/>`;
+  out += `<path d="${accent || "M0 0"}" fill="${colours.vermillion}" class="ase-bars"/>`;
+  return out + numbers + names + "</svg>";
 }
 
 /**
@@ -110,10 +118,14 @@ function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 32
 function histRows(hist, { x0, width, top, height, colour, title, outside }) {
   const n = hist.fractions.length, peak = Math.max(...hist.fractions, 1e-12), slot = width / n;
   let out = `<text x="${x0}" y="${top - 5}" class="ase-label">${esc(title)}</text>`;
+  // All bars one path (a change of state rewrites one attribute, not one element per bar).
+  const barW = Math.max(slot - 0.6, 0.5).toFixed(2);
+  let d = "";
   hist.fractions.forEach((f, i) => {
     const bh = (height * f) / peak;
-    out += `<rect x="${(x0 + i * slot).toFixed(2)}" y="${(top + height - bh).toFixed(2)}" width="${Math.max(slot - 0.6, 0.5).toFixed(2)}" height="${bh.toFixed(2)}" fill="${colour}"/>`;
+    if (bh > 0) d += `M${(x0 + i * slot).toFixed(2)} ${(top + height - bh).toFixed(2)}h${barW}v${bh.toFixed(2)}h-${barW}z`;
   });
+  out += `<path d="${d || "M0 0"}" fill="${colour}" class="ase-bars"/>`;
   const base = top + height;
   out += `<line x1="${x0}" x2="${x0 + width}" y1="${base}" y2="${base}" class="ase-axis"/>`;
   for (const [t, anchor] of [[-hist.limit, "start"], [0, "middle"], [hist.limit, "end"]]) {
@@ -252,29 +264,96 @@ function numbersBlock() {
 }
 
 /**
- * Drawings kept as nodes, by state: the markup of a state is parsed once, and
- * showing it again swaps its node in (no string building, no HTML parsing),
- * so a change costs little more than the browser's own style and paint.
- * `warm` builds the other states in idle time, so even a first visit is cheap.
+ * Drawings by state, read once: `cache(key, markup)` parses the markup of a state the first
+ * time it is asked for and keeps it as a snapshot (plain data: tag, attributes, text,
+ * children; see `snapshot`), which showDrawing compares with the drawing on screen. `warm`
+ * reads the other states in idle time, so even a first visit is cheap.
  */
 function drawingCache() {
-  const nodes = new Map();
+  const snapshots = new Map();
   const get = (key, markup) => {
-    let node = nodes.get(key);
-    if (!node) {
+    let shot = snapshots.get(key);
+    if (!shot) {
       const t = document.createElement("template");
       t.innerHTML = markup();
-      node = t.content.firstElementChild;
-      nodes.set(key, node);
+      shot = snapshot(t.content.firstElementChild);
+      snapshots.set(key, shot);
     }
-    return node;
+    return shot;
   };
   return get;
 }
 
-/** Put `node` in `container` unless it is already there. */
-function showNode(container, node) {
-  if (container.firstElementChild !== node || container.childElementCount !== 1) container.replaceChildren(node);
+/** A parsed node as plain data: {node, name, attrs: [name, value, name, value, …], kids}, a text
+ * node as {name: "#text", text}. Comparing two states' snapshots reads nothing from the page. */
+function snapshot(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return { name: "#text", text: node.nodeValue };
+  const attrs = [];
+  for (const a of node.attributes) attrs.push(a.name, a.value);
+  const kids = [];
+  for (let c = node.firstChild; c; c = c.nextSibling) kids.push(snapshot(c));
+  return { node, name: node.nodeName, attrs, kids };
+}
+
+/** A new page node for a snapshot. */
+function fresh(shot) {
+  return shot.name === "#text" ? document.createTextNode(shot.text) : document.importNode(shot.node, true);
+}
+
+/** The value of attribute `name` in a snapshot's attribute list (null if it has none). */
+function attrOf(attrs, name) {
+  for (let k = 0; k < attrs.length; k += 2) if (attrs[k] === name) return attrs[k + 1];
+  return null;
+}
+
+/**
+ * Change the element `live`, which shows snapshot `from`, into snapshot `to` by writing only
+ * what differs: the attributes and text of the elements they share, position by position; an
+ * element of another kind is replaced, and elements are added or removed at the end. Nothing
+ * is read from the page (the two snapshots are compared), and a change of state makes the
+ * browser restyle, lay out and repaint only the bars, marks and labels that changed, not a
+ * whole new drawing (README, Benchmarks).
+ */
+function patch(live, from, to) {
+  const a = from.attrs, b = to.attrs;
+  for (let k = 0; k < b.length; k += 2) {
+    const old = a[k] === b[k] ? a[k + 1] : attrOf(a, b[k]);
+    if (old !== b[k + 1]) live.setAttribute(b[k], b[k + 1]);
+  }
+  for (let k = 0; k < a.length; k += 2) if (a[k] !== b[k] && attrOf(b, a[k]) === null) live.removeAttribute(a[k]);
+  const fk = from.kids, tk = to.kids;
+  let l = live.firstChild;
+  for (let k = 0; k < tk.length; k++) {
+    const f = fk[k], t = tk[k];
+    if (!f) live.append(fresh(t));
+    else if (f.name !== t.name) {
+      const node = fresh(t);
+      live.replaceChild(node, l);
+      l = node.nextSibling;
+    } else {
+      if (t.name === "#text") {
+        if (f.text !== t.text) l.nodeValue = t.text;
+      } else patch(l, f, t);
+      l = l.nextSibling;
+    }
+  }
+  while (l) {
+    const next = l.nextSibling;
+    l.remove();
+    l = next;
+  }
+}
+
+/** Show the drawing `shot` (a snapshot from a drawingCache) in `container`: the first time a
+ * copy of it, after that by patching the drawing already there. */
+const shownDrawings = new WeakMap(); // container -> the snapshot its drawing shows
+
+function showDrawing(container, shot) {
+  const shown = shownDrawings.get(container);
+  if (shown === shot) return;
+  if (!shown) container.replaceChildren(fresh(shot));
+  else patch(container.firstChild, shown, shot);
+  shownDrawings.set(container, shot);
 }
 
 /** Run `tasks` (functions) one by one when the page is idle. */

@@ -110,7 +110,7 @@ function render({ model, el }) {
     root.dataset.strategy = s;
     slider.show(i);
     strategy.show(s);
-    for (const [container, node] of draw(i, s)) showNode(container, node);
+    for (const [container, node] of draw(i, s)) showDrawing(container, node);
 
     numbers.show([
       { key: "d_k", label: t(data, "d<sub>k</sub>, scaling"), value: d_k, text: t(data, "{d_k}, {strategy}", { d_k, strategy: label }) },

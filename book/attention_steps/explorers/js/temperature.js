@@ -65,7 +65,7 @@ function render({ model, el }) {
     const i = model.get("temperature_index"), st = data.states[i];
     root.dataset.temperature = T[i];
     slider.show(i);
-    for (const [container, node] of draw(i)) showNode(container, node);
+    for (const [container, node] of draw(i)) showDrawing(container, node);
     numbers.show([
       { key: "temperature", label: t(data, "temperature <i>T</i>"), value: T[i], text: short(T[i]) },
       { key: "max_weight", label: t(data, "largest weight"), value: st.max_weight, text: fmt(st.max_weight) },

@@ -55,7 +55,7 @@ function render({ model, el }) {
       b.tabIndex = i === q ? 0 : -1;
     });
     const tops = data.A.map((A) => A[q].indexOf(Math.max(...A[q])));
-    for (const [container, node] of draw(q)) showNode(container, node);
+    for (const [container, node] of draw(q)) showDrawing(container, node);
     numbers.show([
       { key: "token", label: t(data, "query token"), value: tokens[q], text: `“${tokens[q]}”` },
       ...data.A.map((A, r) => ({
