@@ -127,7 +127,7 @@ def test_the_index_links_back_to_the_book_only_if_the_book_is_there(tmp_path):
     decks = [("01_a", "Chapter <A>"), ("02_b", "B")]
     write_index(slides, decks, book_prefix="../html/")
     page = (slides / "index.html").read_text()
-    assert '<a href="01_a.html">Chapter &lt;A&gt;</a> · <a href="pdf/01_a.pdf">PDF handout</a>' in page
+    assert '<a href="01_a.html">Chapter &lt;A&gt;</a> · <a class="handout" href="pdf/01_a.pdf">PDF handout</a>' in page
     assert '<a href="02_b.html">B</a></li>' in page
     assert "Back to the book" not in page and "$" not in page
     (tmp_path / "html").mkdir()
