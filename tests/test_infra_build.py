@@ -268,9 +268,9 @@ def slides_repo(tmp_path, monkeypatch):
     monkeypatch.setattr(build_slides, "cache_record", lambda path: records[path.stem])
     monkeypatch.setattr(build_slides, "cache_fingerprint", lambda: json.dumps(records, sort_keys=True))
     monkeypatch.setattr(build_slides, "executed", lambda path: (nbformat.read(path, as_version=4), "test"))
-    monkeypatch.setattr(build_slides, "exporter", lambda: None)
+    monkeypatch.setattr(build_slides, "exporter", lambda lang="en": None)
 
-    def export(exp, nb, title):
+    def export(exp, nb, title, lang="en"):
         built.append(title)
         return f"<title>{title}</title>"
 

@@ -86,7 +86,6 @@ def _checked_note_lines() -> set[str]:
         f"- Block 1: m from −∞ to {first.m:g}; ℓ = {block1}.",
         f"- Block 2: a new max {second.m:g}, so the old ℓ and acc shrink by {_e(first.m, second.m)}.",
         "- Block 3: max unchanged, rescale 1.",
-        "- Rescale factor ≤ 1, equal to 1 when the max does not move.",
         f"- 11.1 by hand: {ex1}, then rescale by {_e(ex[0].m, ex[1].m)} and add {ex2}.",
         f"- 11.3: (n/b)² = {(EX_N // EX_B) ** 2}.",
         "- Block sizes from 1 to larger than n, some dividing n and some not.",  # test_chapter_11_block_sizes_note
