@@ -167,6 +167,21 @@ def test_temperature_explorer_alt_says_towards_ln_n():
     assert "rises towards ln n" in alt and "rises to ln n" not in alt
 
 
+def test_temperature_gradient_note_peaks_in_the_middle_and_vanishes_cold():
+    """The explorer's note: ‖∂a/∂s‖ = ‖J‖ / T is largest at a middle temperature, smaller on both
+    sides, all but vanishing on the cold side (saturation) and shrinking on the hot side."""
+    from attention_steps.explorers.data import TEMPERATURES, temperature_states
+
+    assert "It is largest at a middle temperature and smaller on both sides" in notes("04_softmax")
+    s = np.array([2.0, 1.0, 0.5, -1.0])  # the chapter's scores, which its explorer shows
+    g = [state["gradient"] for state in temperature_states(s, list("abcd"))["states"]]
+    peak = int(np.argmax(g))
+    assert 0 < peak < len(g) - 1, "the peak is inside the slider's range"
+    assert g[0] < 1e-3 * g[peak], "cold: saturated, the gradient all but vanishes"
+    assert g[-1] < 0.1 * g[peak], "hot: flattened, the gradient shrinks"
+    assert min(TEMPERATURES) < TEMPERATURES[peak] < max(TEMPERATURES)
+
+
 def test_numbers_in_chapter_4_notes():
     text = notes("04_softmax")
     f32, f16 = (np.log(float(np.finfo(t).max)) for t in (np.float32, np.float16))
