@@ -1,7 +1,7 @@
 """Build the book in another language, and keep its translation catalogues up to date.
 
     .venv/bin/python scripts/build_lang.py html zh_CN     # the Chinese edition into _build/html/zh_CN/
-    .venv/bin/python scripts/build_lang.py gettext        # message templates (.pot) into _build/gettext/
+    .venv/bin/python scripts/build_lang.py gettext [DIR]  # message templates (.pot) into _build/gettext/ (or DIR)
                                                           # (the pages' in book/, the speaker notes' in notes/)
     .venv/bin/python scripts/build_lang.py update zh_CN   # gettext, then merge into locale/zh_CN/**/*.po
     .venv/bin/python scripts/build_lang.py status zh_CN   # translated / fuzzy / untranslated per catalogue
@@ -108,10 +108,12 @@ def build_html(lang: str) -> int:
     return 0
 
 
-def gettext() -> int:
-    status = _sphinx("gettext", BUILD / "gettext", BUILD / ".doctrees-gettext", {})
+def gettext(out: Path = BUILD / "gettext") -> int:
+    """The message templates into `out` (its doctrees beside it: two runs into two folders do not
+    clash, as the tests' parallel workers may run it at once)."""
+    status = _sphinx("gettext", out, out.parent / f".doctrees-{out.name}", {})
     if not status:
-        notes_templates(BUILD / "gettext" / "notes")
+        notes_templates(out / "notes")
     return status
 
 
@@ -256,8 +258,8 @@ def status(lang: str) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) >= 2 and argv[1] == "gettext":
-        return gettext()
+    if len(argv) in (2, 3) and argv[1] == "gettext":
+        return gettext(Path(argv[2]).resolve()) if len(argv) == 3 else gettext()
     if len(argv) == 3 and argv[1] in {"html", "update", "status", "check"}:
         return {"html": build_html, "update": update, "status": status, "check": check}[argv[1]](argv[2])
     print(__doc__, file=sys.stderr)

@@ -75,10 +75,11 @@ def test_complete_catalogue_has_no_untranslated_or_fuzzy_message(doc):
 
 @pytest.fixture(scope="module")
 def english_messages(tmp_path_factory):
-    """The messages of the current English text, extracted by Sphinx's gettext builder."""
-    out = ROOT / "_build" / "gettext"
+    """The messages of the current English text, extracted by Sphinx's gettext builder (into this
+    test run's own folder: parallel workers each extract their own)."""
+    out = tmp_path_factory.mktemp("messages") / "gettext"
     result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext"],
+        [sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
