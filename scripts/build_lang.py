@@ -143,11 +143,12 @@ def notes_templates(folder: Path) -> list[Path]:
 
 def nothing_to_translate(msgid: str) -> bool:
     """Maths, code, numbers and symbols only (a formula, the shapes in the notation table, a
-    measured time in a glued table): Sphinx shows such a message as it is."""
-    # A display formula is one of these even with words in it (\\text{ weights}): Sphinx drops a
-    # translated maths block from the page (measured with this stack), so it stays as written.
-    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\\[a-zA-Z]+|\{[^}]*\}", " ", msgid, flags=re.DOTALL)
-    return not re.search(r"[A-Za-z]{2,}", text)
+    measured time in a glued table): Sphinx shows such a message as it is. A display formula is
+    one of these even with words in it (\\text{ weights}): Sphinx drops a translated maths block
+    from the page (measured with this stack), so it stays as written."""
+    from translate_notebook import has_words
+
+    return not has_words(msgid)
 
 
 def update(lang: str) -> int:

@@ -83,15 +83,14 @@ class Untranslated(SystemExit):
     """A deck in another language has messages its catalogues do not translate."""
 
 
-def in_language(nb, lang: str, stem: str, strict: bool = True):
-    """The executed notebook in `lang` (scripts/translate_notebook.py); stops on an untranslated message
-    (`strict`; not for a page read only for its title and labels, such as the introduction's)."""
+def in_language(nb, lang: str, stem: str):
+    """The executed notebook in `lang` (scripts/translate_notebook.py); stops on an untranslated message."""
     if lang == "en":
         return nb
     from translate_notebook import translate
 
     nb, missing = translate(nb, lang, stem)
-    if missing and strict:
+    if missing:
         raise Untranslated(
             f"build_slides: {stem} has {len(missing)} messages with no {lang} translation (run "
             f"`scripts/build_lang.py update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
@@ -136,9 +135,15 @@ def build_decks(args) -> int:
 
     @functools.cache
     def links():
-        """(titles, labels) of the book's documents and of the extra notebooks."""
+        """(titles, labels) of the book's documents and of the extra notebooks; the titles in this
+        language (as their page's catalogue translates the heading), the labels are every language's."""
         docs = documents() | {p.stem: json.loads(p.read_text()) for p in extra}
-        return titles_and_labels({stem: in_language(nb, lang, stem, strict=False) for stem, nb in docs.items()})
+        titles, labels = titles_and_labels(docs)
+        if lang != "en":
+            from translate_notebook import catalogue
+
+            titles = {stem: catalogue(lang, "book", stem).get(title, title) for stem, title in titles.items()}
+        return titles, labels
 
     def ready(path: Path):
         """The notebook executed and made ready for nbconvert (once)."""

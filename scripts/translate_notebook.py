@@ -39,6 +39,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
+sys.path.insert(0, str(ROOT / "book"))  # the core: how an output carries its other languages, the .po reader
+from attention_steps.i18n import read_po, translation  # noqa: E402
+
 EXTENSIONS = ("dollarmath", "amsmath", "colon_fence", "deflist", "substitution")  # _config.yml's parse: section
 # Directives whose argument is not words: a glued figure's or value's key, a code cell's language.
 NOT_A_TITLE = re.compile(r"^(glue(:\w+)?|code-cell|code-block|code|math|eval-rst)$")
@@ -97,7 +100,8 @@ def messages(source: str, offset: int = 0) -> list[Message]:
 
 
 def has_words(text: str) -> bool:
-    """Words to translate, not only maths, code, roles and numbers (scripts/build_lang.py drops the others)."""
+    """Words to translate, not only maths, code, roles and numbers (the one test of it: the slides'
+    translation and scripts/build_lang.py's catalogues, which drop the others)."""
     text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\\[a-zA-Z]+|\{[^}]*\}", " ", text, flags=re.DOTALL)
     return bool(re.search(r"[A-Za-z]{2,}", text))
 
@@ -159,10 +163,7 @@ def notes_messages(nb) -> list[str]:
 
 @functools.cache
 def _catalogue(path: Path, mtime: float) -> dict[str, str]:
-    from babel.messages.pofile import read_po
-
-    with path.open("rb") as f:
-        return {m.id: m.string for m in read_po(f) if m.id and m.string and not m.fuzzy}
+    return {msgid: msgstr for msgid, (msgstr, fuzzy) in read_po(path).items() if msgstr and not fuzzy}
 
 
 def catalogue(lang: str, area: str, stem: str) -> dict[str, str]:
@@ -174,9 +175,6 @@ def catalogue(lang: str, area: str, stem: str) -> dict[str, str]:
 
 def translate_outputs(cell, lang: str) -> None:
     """The cell's outputs in `lang` where they carry it (attention_steps.i18n.translation)."""
-    sys.path.insert(0, str(ROOT / "book"))
-    from attention_steps.i18n import translation
-
     for output in cell.get("outputs", []):
         data, metadata = output.get("data"), output.get("metadata") or {}
         if not data:

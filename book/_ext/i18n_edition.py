@@ -178,8 +178,9 @@ def _page_context(app, pagename, templatename, context, doctree) -> None:
         context["body"] = notice + body
 
 
-def _edition_language(renderer) -> str | None:
-    env = getattr(renderer.renderer.document.settings, "env", None)
+def _edition_language(document) -> str | None:
+    """The language of the edition a document is read for (None outside Sphinx)."""
+    env = getattr(document.settings, "env", None)
     return env.config.language if env is not None else None
 
 
@@ -202,7 +203,7 @@ def _translated_output(original):
     from attention_steps.i18n import translation
 
     def render(self, data):
-        lang = _edition_language(self)
+        lang = _edition_language(self.renderer.document)
         found = translation(data.output_metadata, data.mime_type, lang) if lang else None
         if found is not None:
             content, extra = found
@@ -228,8 +229,7 @@ def _patch_glue_words() -> None:
 
     def retrieve_glue_data(document, key):
         result = original(document, key)
-        env = getattr(document.settings, "env", None)
-        lang = env.config.language if env is not None else None
+        lang = _edition_language(document)
         found = translation(result.metadata or {}, "text/plain", lang) if lang else None
         if found is not None:
             result = replace(result, data={**result.data, "text/plain": found[0]})

@@ -12,24 +12,29 @@ from .notebook import REMOVE_CELL, REMOVE_INPUT, REMOVE_OUTPUT
 REVEAL = {"theme": "white", "transition": "fade", "number": "c/t", "width": "1280", "height": "720"}
 
 
+def vendor(lang: str) -> str:
+    """Where a deck of `lang` finds the slides' vendor/ folder."""
+    return up(lang) + "vendor"
+
+
 def exporter(lang: str = "en"):
     from nbconvert import SlidesExporter
     from traitlets.config import Config
 
-    vendor = up(lang) + "vendor"
+    assets = vendor(lang)
     c = Config()
     c.SlidesExporter.extra_template_basedirs = [str(HERE)]
     c.SlidesExporter.template_name = "template"
-    c.SlidesExporter.reveal_url_prefix = f"{vendor}/reveal.js"
+    c.SlidesExporter.reveal_url_prefix = f"{assets}/reveal.js"
     c.SlidesExporter.reveal_theme = REVEAL["theme"]
     c.SlidesExporter.reveal_transition = REVEAL["transition"]
     c.SlidesExporter.reveal_number = REVEAL["number"]
     c.SlidesExporter.reveal_width = REVEAL["width"]
     c.SlidesExporter.reveal_height = REVEAL["height"]
-    c.SlidesExporter.mathjax_url = f"{vendor}/mathjax2/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
-    c.SlidesExporter.jquery_url = f"{vendor}/jquery.min.js"
-    c.SlidesExporter.require_js_url = f"{vendor}/require.js"
-    c.SlidesExporter.widget_renderer_url = f"{vendor}/html-manager/embed-amd.js"
+    c.SlidesExporter.mathjax_url = f"{assets}/mathjax2/MathJax.js?config=TeX-AMS_CHTML-full,Safe"
+    c.SlidesExporter.jquery_url = f"{assets}/jquery.min.js"
+    c.SlidesExporter.require_js_url = f"{assets}/require.js"
+    c.SlidesExporter.widget_renderer_url = f"{assets}/html-manager/embed-amd.js"
     c.SlidesExporter.exclude_input_prompt = True
     c.SlidesExporter.exclude_output_prompt = True
     c.TagRemovePreprocessor.enabled = True
@@ -40,11 +45,10 @@ def exporter(lang: str = "en"):
 
 
 def export(exp, nb, title: str, lang: str = "en") -> str:
-    """The deck's HTML (the template finds vendor/ where the exporter's reveal.js is), `<html lang>` the
+    """The deck's HTML (the template's own assets from `vendor(lang)`, as the exporter's), `<html lang>` the
     language's tag. nbconvert's `language_code` takes ISO 639-1 codes only ("zh", not "zh-CN", which
     Chromium needs to pick the Simplified Chinese glyphs): the tag is set here instead."""
     nb.metadata["title"] = title
-    vendor = exp.reveal_url_prefix.rsplit("/", 1)[0]
-    resources = {"metadata": {"name": title}, "vendor": vendor, "language": lang}
+    resources = {"metadata": {"name": title}, "vendor": vendor(lang), "language": lang}
     body, _resources = exp.from_notebook_node(nb, resources=resources)
     return body.replace('<html lang="en">', f'<html lang="{lang.replace("_", "-")}">', 1)

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from string import Template
 
-from . import COURSE_TITLE, HERE, LANGUAGES, TITLE, _, book_index, book_link, folder, language
+from . import COURSE_TITLE, HERE, LANGUAGES, TITLE, _, book_index, book_link, folder, language, up
 from .assets import sync
 from .stamps import STAMPS
 
@@ -57,7 +57,7 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
         back = f'<p><a href="{book_prefix}index.html">{_("← Back to the book")}</a></p>' if book_there else ""
         root = folder_.parent if folder(lang) else folder_  # the English decks' folder
         others = [
-            f'<a href="{"../" if folder(lang) else ""}{folder(other) + "/" if folder(other) else ""}index.html" '
+            f'<a href="{up(lang)}{folder(other) + "/" if folder(other) else ""}index.html" '
             f'hreflang="{other.replace("_", "-")}" lang="{other.replace("_", "-")}">{NAMES[other]}</a>'
             for other in LANGUAGES
             if other != lang and (root / folder(other) / "index.html").exists()
