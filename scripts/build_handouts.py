@@ -42,6 +42,7 @@ from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_
 from build_slides import (  # noqa: E402
     COURSE,
     COURSE_TITLE,
+    LANGUAGES,
     OUT,
     SITE,
     TITLE,
@@ -286,9 +287,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("only", nargs="*", help="deck names (default: every deck in decks.json)")
     parser.add_argument("--force", action="store_true", help="print even the handouts whose deck did not change")
-    parser.add_argument("--lang", default="en", help="the decks' language (en, zh_CN); default en")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES, help="the decks' language; default en")
     args = parser.parse_args(argv)
-    folder(args.lang)  # a language the book has, or a clear error
     with language(args.lang):
         return print_handouts(args)
 

@@ -60,7 +60,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # nbformat (and nbconvert) cost seconds to import: they are imported where a deck is
 # actually built, so a run with nothing to rebuild stays quick.
 import build_paths  # noqa: E402
-from slides import COURSE, COURSE_TITLE, TITLE, _, book_index, folder, language  # noqa: E402,F401  (TITLE: for build_handouts)
+from slides import COURSE, COURSE_TITLE, LANGUAGES, TITLE, _, book_index, folder, language  # noqa: E402,F401  (TITLE, LANGUAGES: for build_handouts)
 from slides.assets import copy_vendor, sync  # noqa: E402,F401  (sync: for build_handouts)
 from slides.chapters import chapters, documents, title_of, titles_and_labels  # noqa: E402
 from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
@@ -107,9 +107,8 @@ def main(argv=None) -> int:
         help="chapter stems (03_scaling) or notebook paths to build (default: every chapter and the course)",
     )
     parser.add_argument("--force", action="store_true", help="rebuild the decks even if their inputs did not change")
-    parser.add_argument("--lang", default="en", help="the decks' language (en, zh_CN); default en")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES, help="the decks' language; default en")
     args = parser.parse_args(argv)
-    folder(args.lang)  # a language the book has, or a clear error
     with language(args.lang):
         return build_decks(args)
 
