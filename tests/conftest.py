@@ -31,6 +31,51 @@ from build_paths import SLIDES  # noqa: E402  (SLIDES_OUT likewise, for the deck
 
 from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, new_context, serve  # noqa: E402,F401
 
+# ----------------------------------------------------------------------------- tiers
+# Every test belongs to one tier (pytest.ini registers them; `pytest -m unit` picks one):
+#   unit       no build, no browser: the core, the teaching layer, the scripts' logic
+#   book       reads the built output (_build/html, _build/slides, _build/learner, the cache)
+#   browser    drives Chromium or JupyterLab over the built output
+#   build      runs a build of its own in a temporary folder (Sphinx, the slides, the handouts)
+#   install    makes fresh virtual environments and pip-installs the package into them
+#   notebooks  executes notebooks in a kernel
+# A test says its tier with a marker; one that says none is put in a tier by the fixtures it
+# uses (browser, offline_page, lab -> browser; site, slides_url -> book), else in `unit`.
+TIERS = ("unit", "book", "browser", "build", "install", "notebooks")
+BROWSER_FIXTURES = {"browser", "offline_page", "lab"}
+BOOK_FIXTURES = {"site", "slides_url"}
+BUILT = (HTML / "index.html").exists() and (SLIDES / "index.html").exists()
+NOT_BUILT = "needs the built book: run `bash scripts/build.sh` first (or pick the unit tier: pytest -m unit)"
+
+
+def tier(item) -> str:
+    """The tier of a collected test (the marker it carries, or the one its fixtures imply)."""
+    marked = [m.name for m in item.iter_markers() if m.name in TIERS]
+    if marked:
+        return marked[0]
+    names = set(getattr(item, "fixturenames", ()))
+    if names & BROWSER_FIXTURES:
+        return "browser"
+    if names & BOOK_FIXTURES:
+        return "book"
+    if type(item).__name__ == "NotebookItem":  # nbmake's
+        return "notebooks"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if not any(m.name in TIERS for m in item.iter_markers()):
+            item.add_marker(tier(item))
+
+
+def pytest_runtest_setup(item):
+    """A test that reads the build skips, with one reason, when there is no build at all. When the
+    build is there but a file a test needs is missing, the test fails: the build is broken."""
+    if not BUILT and tier(item) in ("book", "browser"):
+        pytest.skip(NOT_BUILT)
+
+
 # What a test waits for once a page is open, instead of Playwright's "networkidle" (no request for
 # 500 ms, which a loaded machine may not see within any bound): the page has landed (loaded, and
 # not about to follow a meta refresh, as index.html does), then its fonts and images are loaded.

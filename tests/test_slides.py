@@ -24,6 +24,7 @@ from pathlib import Path
 import build_paths
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from test_accessibility import AXE, RUN_AXE
 
 from conftest import HTML, ROOT, SETTLED, TIMEOUT_MS
 
@@ -139,29 +140,14 @@ SLIDERS_REDRAW = """async (bound) => {
 }"""
 
 
-# Show every slide in turn (as a teacher would) and report those that do not fit the
-# 1280 × 720 frame even at the deck's smallest zoom, so they scroll: split them.
-TOO_TALL = """async () => {
-  Reveal.configure({transition: 'none'});
-  const tall = [];
-  for (let k = 0; k < Reveal.getTotalSlides(); k++) {
-    if (k) Reveal.next();
-    const s = Reveal.getCurrentSlide();
-    await new Promise(r => MathJax.Hub.Queue(['Rerender', MathJax.Hub, s], r));
-    fitSlide(s);
-    if (s.style.overflowY === 'auto') tall.push(k + 1);
-    while (Reveal.availableFragments().next) Reveal.nextFragment();  // next() walks fragments first
-  }
-  return tall;
-}"""
-
 # Show every slide in turn at 1280 × 720 (as a teacher steps through them) and measure what the
 # back row sees: the smallest text on screen (HTML text: computed size × the scale it is drawn at,
 # measured as its box's screen width over its layout width, so reveal's scale and any zoom count;
 # SVG text: size × its screen transform), the slide's own zoom (`data-fit`), and its title.
 # Math is measured at the size of its main line: MathJax sets sub- and superscripts at 70 %.
-# `shot(k)` (a Python callback, optional) takes a screenshot of slide k.
-WALK = """async () => {
+# `shot(k)` (a Python callback, optional) takes a screenshot of slide k. With `audit` true, axe-core
+# audits each slide while it is shown (its serious and critical violations, per slide).
+WALK = """async (audit) => {
   Reveal.configure({transition: 'none'});
   const out = [];
   const scaleOf = el => { for (let e = el; e; e = e.parentElement) {
@@ -219,6 +205,13 @@ WALK = """async () => {
       titleStyle: heading ? [getComputedStyle(heading).fontSize, getComputedStyle(heading).color] : null,
       text: s.textContent.replace(/\\s+/g, ' ').trim().slice(0, 80),
     });
+    if (audit) {  // axe skips what is hidden, and reveal hides every slide but the current one
+      const result = await axe.run(s, {resultTypes: ['violations']});
+      out[out.length - 1].violations = result.violations
+        .filter(v => v.impact === 'serious' || v.impact === 'critical')
+        .map(v => `slide ${k + 1}: ${v.impact} ${v.id} (${v.help}): ` +
+          v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' -> ' + (n.failureSummary || '').replace(/\\s+/g, ' ')).join(' | '));
+    }
     if (window.shot) await window.shot(k + 1);
   }
   return out;
@@ -238,27 +231,6 @@ def open_deck(offline_page, slides_url, deck, **options):
     assert p.page.evaluate(READY), f"{deck}: reveal.js never became ready"
     p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
     return p
-
-
-@pytest.mark.parametrize("deck", CHAPTER_DECKS)
-def test_every_slide_is_titled_and_readable_from_the_back_of_the_room(slides_url, offline_page, deck):
-    p = open_deck(offline_page, slides_url, deck)
-    try:
-        p.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
-    except PlaywrightTimeout:
-        pass  # test_deck_is_offline_clean_and_complete says which explorers are missing
-    slides = p.page.evaluate(WALK)
-    assert len(slides) == expected(deck)
-    small = [(s["slide"], s["smallest"]) for s in slides if s["smallest"]["px"] < SMALLEST_PX]
-    assert small == [], f"{deck}: text below {SMALLEST_PX} px on screen at 1280 × 720 (slide, size, text)"
-    shrunk = [(s["slide"], s["fit"]) for s in slides if s["fit"] < SMALLEST_FIT or s["scrolls"]]
-    assert shrunk == [], f"{deck}: slides shrunk below {SMALLEST_FIT} or scrolling: split or lay them out"
-    untitled = [s["slide"] for s in slides if not s["title"]]
-    assert untitled == [], f"{deck}: slides {untitled} open with no title"
-    styles = {tuple(s["titleStyle"]) for s in slides}
-    assert styles == {TITLE_STYLE}, f"{deck}: titles in {styles}, not one size and colour"
-    stubs = [(s["slide"], s["text"]) for s in slides if s["used"] < STUB_PX and not s["rich"]]
-    assert stubs == [], f"{deck}: near-empty slides (merge them into a neighbour): {stubs}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -285,8 +257,45 @@ def test_the_slides_index_is_in_both_languages_each_linking_to_the_other():
     assert "幻灯片" in zh and "PDF 讲义" in zh, "the Chinese index is not in Chinese"
 
 
+# Any rule of the deck's style sheets that depends on the reader's colour scheme: while there is none,
+# the deck looks the same in light and dark, and one audit covers both.
+SCHEME_RULES = """() => {
+  const found = [];
+  const walk = (rules, where) => { for (const r of rules) {
+    if (r.media && /prefers-color-scheme/.test(r.media.mediaText)) found.push(`${where}: @media ${r.media.mediaText}`);
+    if (r.cssRules) walk(r.cssRules, where);
+  } };
+  for (const sheet of document.styleSheets) {
+    let rules; try { rules = sheet.cssRules; } catch (e) { found.push(`unreadable sheet ${sheet.href}`); continue; }
+    walk(rules, sheet.href || 'inline');
+  }
+  return found;
+}"""
+
+
+def audit_deck(p, deck: str) -> list[dict]:
+    """axe on the deck as it opens (the first slide and the page's own parts), then, for a chapter
+    deck, the walk through every slide (WALK) with each slide audited while shown. Returns the walk."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: scripts/vendor_assets.py copies it from node_modules/axe-core")
+    p.page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    violations = p.page.evaluate(RUN_AXE)
+    assert violations == [], f"{deck}:\n" + "\n".join(violations)
+    if deck.endswith("course"):  # the course deck repeats the chapters' slides
+        return []
+    slides = p.page.evaluate(WALK, True)
+    found = [v for s in slides for v in s["violations"]]
+    assert found == [], f"{deck}:\n" + "\n".join(found)
+    return slides
+
+
 @pytest.mark.parametrize("deck", DECKS)
-def test_deck_is_offline_clean_and_complete(slides_url, offline_page, deck):
+def test_deck_in_the_room(slides_url, offline_page, deck):
+    """One visit of a deck at 1280 × 720 serves every check of it: offline and complete (no request
+    leaves 127.0.0.1, every slide the notebook asks for, notes on every main slide, maths typeset, the
+    explorers drawn and redrawing), readable from the back of the room (every slide titled, no text
+    below 18 px, none shrunk below 0.85 or scrolling, no stub), and accessible (axe on every slide,
+    in the reader's light scheme, and in dark too as soon as a style sheet depends on the scheme)."""
     p = open_deck(offline_page, slides_url, deck)
     try:
         p.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
@@ -308,16 +317,40 @@ def test_deck_is_offline_clean_and_complete(slides_url, offline_page, deck):
     assert math["typeset"] > 0, f"{deck}: no math typeset by MathJax"
     assert math["errors"] == [], f"{deck}: MathJax could not typeset {math['errors']}"
     assert p.page.evaluate(RAW_TEX) == [], f"{deck} shows unrendered TeX"
-
     assert widgets["drawn"] == widgets["views"], f"{deck}: {widgets['views'] - widgets['drawn']} explorers not drawn"
+
+    slides = audit_deck(p, deck)
+    if slides:
+        assert len(slides) == expected(deck)
+        small = [(s["slide"], s["smallest"]) for s in slides if s["smallest"]["px"] < SMALLEST_PX]
+        assert small == [], f"{deck}: text below {SMALLEST_PX} px on screen at 1280 × 720 (slide, size, text)"
+        shrunk = [(s["slide"], s["fit"]) for s in slides if s["fit"] < SMALLEST_FIT or s["scrolls"]]
+        assert shrunk == [], f"{deck}: slides shrunk below {SMALLEST_FIT} or scrolling: split or lay them out"
+        untitled = [s["slide"] for s in slides if not s["title"]]
+        assert untitled == [], f"{deck}: slides {untitled} open with no title"
+        styles = {tuple(s["titleStyle"]) for s in slides}
+        assert styles == {TITLE_STYLE}, f"{deck}: titles in {styles}, not one size and colour"
+        stubs = [(s["slide"], s["text"]) for s in slides if s["used"] < STUB_PX and not s["rich"]]
+        assert stubs == [], f"{deck}: near-empty slides (merge them into a neighbour): {stubs}"
+
     if widgets["views"]:
         redraw = p.page.evaluate(SLIDERS_REDRAW, TIMEOUT_MS)
         assert redraw["stuck"] == [], f"{deck}: explorers {redraw['stuck']} did not redraw when their slider moved"
     assert p.problems == [], f"{deck} after using its explorers: {p.problems}"
 
-    if not deck.endswith("course"):  # the course deck repeats the chapters' slides
-        tall = p.page.evaluate(TOO_TALL)
-        assert tall == [], f"{deck}: slides {tall} do not fit 1280 × 720 even shrunk to 60 %: split them"
+    if p.page.evaluate(SCHEME_RULES):  # the deck changes with the reader's scheme: audit it in dark too
+        dark = open_deck(offline_page, slides_url, deck, color_scheme="dark")
+        dark.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
+        audit_deck(dark, deck)
+        assert dark.problems == [] and dark.foreign == [], (dark.problems, dark.foreign)
+
+
+def test_the_decks_look_the_same_in_light_and_dark_until_a_style_sheet_says_otherwise(slides_url, offline_page):
+    """The check test_deck_in_the_room relies on to audit a deck once: it sees a scheme rule."""
+    p = open_deck(offline_page, slides_url, CHAPTER_DECKS[0])
+    assert p.page.evaluate(SCHEME_RULES) == [], "a deck style sheet depends on the scheme (the dark audit runs)"
+    p.page.add_style_tag(content="@media (prefers-color-scheme: dark) { .reveal { color: white; } }")
+    assert p.page.evaluate(SCHEME_RULES), "SCHEME_RULES does not see a prefers-color-scheme rule"
 
 
 def test_speaker_view_opens_offline_with_the_notes(slides_url, offline_page):

@@ -46,7 +46,6 @@ def test_the_environment_is_read_in_one_place():
         SCRIPTS / "myst_convert.py",
         *sorted((SCRIPTS / "slides").glob("*.py")),
         ROOT / "tests" / "test_slides.py",
-        ROOT / "tests" / "test_slides_a11y.py",
     ]
     readers = [p.name for p in mine if p.exists() and re.search(r"environ.*(SLIDES_OUT|BOOK_HTML)", p.read_text())]
     assert readers == []
