@@ -95,3 +95,13 @@ def broken_links(page: Path) -> list[str]:
 def test_every_relative_link_leads_to_a_file_and_heading():
     broken = {page: found for page in PAGES if (found := broken_links(ROOT / page))}
     assert broken == {}
+
+
+def test_the_package_readme_example_prints_what_it_says(capsys):
+    """The PyPI description's example runs with the core and prints the output its last comment shows."""
+    fences = [t for t in tokens(ROOT / "book" / "attention_steps" / "README.md") if t.type == "fence"]
+    (example,) = [t.content for t in fences if t.info == "python"]
+    assert len(example.strip().splitlines()) <= 10
+    promised = example.strip().splitlines()[-1].rsplit("# ", 1)[1]
+    exec(compile(example, "book/attention_steps/README.md", "exec"), {})
+    assert capsys.readouterr().out.strip() == promised
