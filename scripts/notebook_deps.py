@@ -18,7 +18,7 @@ notebook of the book, the files of the `attention_steps` package it runs:
   dynamically (importlib, pkgutil, `__import__`) is taken to import every module
   of its own package;
 - and the non-Python files (the explorers' .js and .css) of every package in
-  that set.
+  that set, but for Markdown (the package's README, which no code reads).
 
 It hashes those files per notebook and compares with the hashes recorded after
 the last successful build (`_build/.notebook-deps.json`). For each notebook
@@ -75,11 +75,12 @@ class Package:
         return module if self.is_package.get(module) else module.rpartition(".")[0]
 
     def data_files(self, package: str) -> list[Path]:
-        """Non-Python files in `package`'s folder and its sub-folders that are not packages themselves."""
+        """Non-Python files in `package`'s folder and its sub-folders that are not packages themselves
+        (Markdown left out: documentation, never read by the code, so an edit re-runs no notebook)."""
         folder = self.files[package].parent
         found = []
         for path in sorted(folder.rglob("*")):
-            if not path.is_file() or path.suffix in (".py", ".pyc") or "__pycache__" in path.parts:
+            if not path.is_file() or path.suffix in (".py", ".pyc", ".md") or "__pycache__" in path.parts:
                 continue
             owner = path.parent
             while owner != folder and not (owner / "__init__.py").exists():

@@ -48,6 +48,7 @@ PACKAGE = {
     "explorers/widgets.py": "W = 3\n",
     "explorers/js/dk.js": "// the front end\n",
     "explorers/style.css": "/* its style */\n",
+    "README.md": "# the package's description, which no code reads\n",
 }
 
 

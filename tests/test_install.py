@@ -48,11 +48,10 @@ def test_pyproject_dependencies_match_requirements():
 
 
 def clone(tmp: Path) -> Path:
-    """What `pip install .` reads from a clone: pyproject.toml, the README and the package."""
+    """What `pip install .` reads from a clone: pyproject.toml and the package (its README included)."""
     repo = tmp / "repo"
     (repo / "book").mkdir(parents=True)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, repo / name)
+    shutil.copy2(ROOT / "pyproject.toml", repo / "pyproject.toml")
     shutil.copytree(
         ROOT / "book" / "attention_steps",
         repo / "book" / "attention_steps",

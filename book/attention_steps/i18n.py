@@ -1,7 +1,7 @@
 """Translated words on screen: figure labels, explorer controls, checker feedback.
 
 One mechanism for everything the code puts on screen (the pages' prose is translated
-by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see the README):
+by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see docs/chinese-edition.md):
 
 - In Python, wrap an English string in ``_()``: ``ax.set_ylabel(_("weight"))``. It
   returns the string in the current language, English if the catalogue has no

@@ -312,7 +312,7 @@ function attrOf(attrs, name) {
  * element of another kind is replaced, and elements are added or removed at the end. Nothing
  * is read from the page (the two snapshots are compared), and a change of state makes the
  * browser restyle, lay out and repaint only the bars, marks and labels that changed, not a
- * whole new drawing (README, Benchmarks).
+ * whole new drawing (docs/benchmarks.md).
  */
 function patch(live, from, to) {
   const a = from.attrs, b = to.attrs;
