@@ -12,6 +12,7 @@ from attention_steps.explorers import data  # noqa: E402
 from attention_steps.explorers.fallback import dk_figure  # noqa: E402
 from attention_steps.palette import OKABE_ITO, STRATEGY_STYLES, head_colour  # noqa: E402
 from attention_steps.scaling import STRATEGIES  # noqa: E402
+from attention_steps.sentence import sentence_trace  # noqa: E402
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
 JS = BOOK / "attention_steps" / "explorers" / "js"
@@ -26,13 +27,15 @@ def test_every_strategy_has_one_style():
 def test_the_explorers_take_strategy_and_head_colours_from_the_palette():
     states = data.dk_states(n_queries=20, d_k_values=(1, 4))
     assert states["strategy_styles"] == {
-        k: {"colour": s.colour, "dash": s.svg_dash} for k, s in STRATEGY_STYLES.items()
+        k: {"colour": s.colour_name, "dash": s.svg_dash} for k, s in STRATEGY_STYLES.items()
     }
-    # No colour table of its own left in the explorers' JavaScript: they read the data.
+    heads = data.who_attends_states(*sentence_trace(), head_names=["a", "b", "c"])["head_colours"]
+    assert [OKABE_ITO[name] for name in heads] == [head_colour(r) for r in range(len(heads))]
+    # No table of strategy or head colours of its own left in the explorers' JavaScript: they read the data.
     for name in ("dk.js", "who_attends.js"):
         text = (JS / name).read_text(encoding="utf-8")
-        assert not re.search(r'colour:\s*"(vermillion|green|blue|sky|orange)"', text), name
-        assert "c.purple" not in text and "c.vermillion, c.sky" not in text, name
+        assert not re.search(r"(none|d_k|sqrt_d_k)\s*:\s*\{\s*colour", text), name
+        assert "purple" not in text, name
 
 
 def test_the_static_explorer_figure_draws_each_strategy_in_its_colour():
