@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_accessibility import AXE, RUN_AXE
 
+from attention_steps.palette import OKABE_ITO, rgb
 from conftest import HTML, ROOT, SETTLED, TIMEOUT_MS
 
 SLIDES = build_paths.SLIDES
@@ -219,7 +220,10 @@ WALK = """async (audit) => {
 
 # From the back of a room (issue 13): at 1280 × 720 no text below 18 px, no slide shrunk below 0.85.
 SMALLEST_PX, SMALLEST_FIT = 18, 0.85
-TITLE_STYLE = ("40px", "rgb(0, 114, 178)")  # slides.css: every slide title one size, one colour
+TITLE_STYLE = (
+    "40px",
+    "rgb({}, {}, {})".format(*rgb(OKABE_ITO["blue"])),
+)  # slides.css: every title one size, one colour
 STUB_PX = 150  # a slide whose content under its title is shorter than this, with no figure, table,
 # list, code or display math, is a stub: merge it into its neighbour
 

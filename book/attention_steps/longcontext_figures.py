@@ -9,7 +9,7 @@ import numpy as np
 
 from ._validate import as_matrix
 from .i18n import _
-from .palette import OKABE_ITO
+from .palette import FIGURE, OKABE_ITO
 from .plotting import heatmap
 
 
@@ -24,7 +24,7 @@ def mask_pattern(mask, *, title: str = "", ax=None):
         raise TypeError(f"mask must be a 2-D boolean array (n_q, n_k), got dtype {mask.dtype} and shape {mask.shape}")
     if ax is None:
         ax = plt.subplots(figsize=(4.2, 4.2))[1]  # (not `_, ax`: _ is the translation)
-    cmap = matplotlib.colors.ListedColormap(["#f2f2f2", OKABE_ITO["blue"]])
+    cmap = matplotlib.colors.ListedColormap([FIGURE["off"], OKABE_ITO["blue"]])
     n_q, n_k = mask.shape
     ax.imshow(mask, cmap=cmap, vmin=0, vmax=1, interpolation="nearest", extent=(0.5, n_k + 0.5, n_q + 0.5, 0.5))
     ax.set_xlabel(_("key j"))
@@ -72,13 +72,15 @@ def tile_diagram(n_blocks: int = 6, current: tuple[int, int] = (2, 3)):
                 elif i == qi and j == kj:
                     colour = OKABE_ITO["blue"]
                 elif i == qi and j < kj:
-                    colour = "#cfe3f1"  # already folded into the running state
+                    colour = FIGURE["folded"]  # already folded into the running state
                 elif i < qi:
-                    colour = "#eeeeee"  # finished: only its rows of Z remain
+                    colour = FIGURE["finished"]  # only its rows of Z remain
                 else:
                     colour = "white"
                 ax.add_patch(
-                    matplotlib.patches.Rectangle((j, i), 1, 1, facecolor=colour, edgecolor="#888888", linewidth=0.8)
+                    matplotlib.patches.Rectangle(
+                        (j, i), 1, 1, facecolor=colour, edgecolor=FIGURE["edge"], linewidth=0.8
+                    )
                 )
         ax.set_xlabel(_("keys j (blocks of b)"))
         ax.set_ylabel(_("queries i (blocks of b)"))

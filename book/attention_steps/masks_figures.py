@@ -9,7 +9,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .palette import CYCLE, DIVERGING, SEQUENTIAL
+from .palette import CYCLE, DIVERGING, FIGURE, SEQUENTIAL
 from .plotting import label_matrix_axes, write_in_cell
 
 
@@ -43,7 +43,7 @@ def masked_heatmap(
     shown = np.ma.masked_array(np.where(keep, M, 0.0), mask=~keep)
     kept = M[keep]
     signed = kept.size and kept.min() < 0
-    cmap = matplotlib.colormaps[DIVERGING if signed else SEQUENTIAL].with_extremes(bad="#e4e4e4")
+    cmap = matplotlib.colormaps[DIVERGING if signed else SEQUENTIAL].with_extremes(bad=FIGURE["masked"])
     if signed and vmin is None and vmax is None:
         bound = float(np.abs(kept).max()) or 1.0
         vmin, vmax = -bound, bound
@@ -52,7 +52,7 @@ def masked_heatmap(
     if M.size <= 81:
         for (i, j), value in np.ndenumerate(M):
             if not keep[i, j]:
-                ax.text(j, i, masked_text, ha="center", va="center", color="#555555", fontsize=10)
+                ax.text(j, i, masked_text, ha="center", va="center", color=FIGURE["note"], fontsize=10)
                 continue
             write_in_cell(ax, image, i, j, value, fmt.format(value))
     return ax.figure

@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .i18n import _
-from .palette import OKABE_ITO
+from .palette import FIGURE, OKABE_ITO
 
 # The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
 # dashed frame every symbol is head r's, so it carries (r) (the book's notation convention).
@@ -92,7 +92,7 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
             boxstyle="round,pad=0.05,rounding_size=0.3",
             fill=False,
             linestyle=(0, (4, 3)),
-            edgecolor="#777777",
+            edgecolor=FIGURE["frame"],
             linewidth=1.0,
         )
     )
@@ -104,7 +104,7 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
         ha="left",
         va="center",
         fontsize=9.5,
-        color="#555555",
+        color=FIGURE["note"],
     )
     for a, b in PIPELINE_EDGES:
         xa, ya = PIPELINE_BOXES[a][:2]
@@ -117,7 +117,7 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
             "",
             xy=(xb, yb + 0.62),
             xytext=(xa, ya - 0.62),
-            arrowprops={"arrowstyle": "-|>", "color": "#444444", "linewidth": 1.3, "shrinkA": 0, "shrinkB": 0},
+            arrowprops={"arrowstyle": "-|>", "color": FIGURE["arrow"], "linewidth": 1.3, "shrinkA": 0, "shrinkB": 0},
         )
     for key, (x, y, label, _shape, stage) in PIPELINE_BOXES.items():
         on = highlight is None or stage == highlight
@@ -129,14 +129,22 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
                 width,
                 1.2,
                 boxstyle="round,pad=0.02,rounding_size=0.25",
-                facecolor="white" if on else "#f2f2f2",
-                edgecolor=edge if on else "#bbbbbb",
+                facecolor="white" if on else FIGURE["off"],
+                edgecolor=edge if on else FIGURE["off-edge"],
                 linewidth=2.4 if highlight is not None and on else 1.4,
             )
         )
-        ink = "black" if on else "#999999"
+        ink = "black" if on else FIGURE["off-ink"]
         ax.text(x, y + 0.2, label, ha="center", va="center", fontsize=11 if key in ("Q", "K", "V") else 12.5, color=ink)
-        ax.text(x, y - 0.33, shapes[key], ha="center", va="center", fontsize=10, color="#555555" if on else "#aaaaaa")
+        ax.text(
+            x,
+            y - 0.33,
+            shapes[key],
+            ha="center",
+            va="center",
+            fontsize=10,
+            color=FIGURE["note"] if on else FIGURE["off-note"],
+        )
         if stage and (key not in ("K", "V")):
             cx = x - width / 2 - 0.05
             ax.text(
@@ -148,7 +156,11 @@ def pipeline_diagram(*, highlight: int | None = None, shapes: dict[str, str] | N
                 fontsize=9,
                 color="white",
                 fontweight="bold",
-                bbox={"boxstyle": "circle,pad=0.25", "facecolor": edge if on else "#bbbbbb", "edgecolor": "none"},
+                bbox={
+                    "boxstyle": "circle,pad=0.25",
+                    "facecolor": edge if on else FIGURE["off-edge"],
+                    "edgecolor": "none",
+                },
             )
     return fig
 
@@ -168,8 +180,8 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
         ax.set_xlim(-limit, limit)
         ax.set_ylim(-limit, limit)
         ax.set_aspect("equal")
-        ax.axhline(0, color="#dddddd", linewidth=0.8, zorder=0)
-        ax.axvline(0, color="#dddddd", linewidth=0.8, zorder=0)
+        ax.axhline(0, color=FIGURE["axis"], linewidth=0.8, zorder=0)
+        ax.axvline(0, color=FIGURE["axis"], linewidth=0.8, zorder=0)
         ax.set_xticks([])
         ax.set_yticks([])
         for side in ax.spines.values():

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from build_paths import ROOT, VENDOR
 
+from attention_steps.palette import GENERATED, OKABE_ITO, SLIDES, css_variables
+
 from . import HERE
 
 SOURCE = VENDOR / "slides"  # filled by scripts/vendor_assets.py
@@ -71,10 +73,20 @@ def sync(pairs: list[tuple[Path, Path]], dest: Path, keep: tuple[Path, ...] = ()
     return copied
 
 
+def palette_css() -> str:
+    """The palette's colours as CSS variables (`--ase-<name>`) for a deck's page and its index page."""
+    return GENERATED + css_variables(":root", {**OKABE_ITO, **SLIDES})
+
+
 def copy_vendor(dest: Path) -> None:
-    """dest (a deck folder's vendor/) holds what the decks load: the vendored assets, the require.js map, our CSS."""
+    """dest (a deck folder's vendor/) holds what the decks load: the vendored assets, the require.js map, our CSS
+    (slides.css after the palette's variables)."""
     if not SOURCE.exists():
         sys.exit(f"build_slides: {SOURCE.relative_to(ROOT)} is missing; run scripts/setup.sh (or vendor_assets.py)")
     pairs = [(SOURCE / rel, dest / rel) for rel in VENDOR_FILES]
-    pairs += [(WIDGETS_CONFIG, dest / "widgets-config.js"), (HERE / "slides.css", dest / "slides.css")]
-    sync(pairs, dest)
+    pairs += [(WIDGETS_CONFIG, dest / "widgets-config.js")]
+    css = dest / "slides.css"
+    sync(pairs, dest, keep=(css,))
+    text = palette_css() + (HERE / "slides.css").read_text()
+    if not css.exists() or css.read_text() != text:  # an unchanged file keeps its time, so copies of it are skipped
+        css.write_text(text)

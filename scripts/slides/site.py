@@ -17,7 +17,7 @@ from pathlib import Path
 from string import Template
 
 from . import COURSE_TITLE, HERE, LANGUAGES, TITLE, _, book_index, book_link, folder, language, up
-from .assets import sync
+from .assets import palette_css, sync
 from .stamps import STAMPS
 
 _MARKED = re.compile(r'<a data-book="([^"]*)"')  # a link to a book page in the standalone folder
@@ -71,6 +71,7 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
                 "Press <kbd>s</kbd> for the speaker view with the notes, <kbd>f</kbd> for full screen, "
                 "<kbd>Esc</kbd> for the overview."
             ),
+            colours=palette_css(),
             rows="\n".join(rows),
             back=back,
             switch=switch,

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 import numpy as np
 
 from ..i18n import N_, _
+from ..palette import OKABE_ITO
 
 _REGISTRY: dict[str, Exercise] = {}
 
@@ -44,7 +45,7 @@ class Feedback:
     __repr__ = __str__
 
     def _html(self, lines: tuple[str, ...]) -> str:
-        colour = "#009E73" if self.ok else "#D55E00"  # Okabe–Ito green / vermillion
+        colour = OKABE_ITO["green" if self.ok else "vermillion"]
         items = "".join(f"<li>{html.escape(line)}</li>" for line in lines[1:])
         return (
             f'<div class="exercise-feedback" role="status" style="border-left:4px solid {colour};padding-left:.6em">'

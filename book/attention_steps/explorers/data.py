@@ -16,7 +16,7 @@ from matplotlib import colormaps
 
 from .._validate import as_matrix, positive_int
 from ..multihead import trace_attention
-from ..palette import OKABE_ITO, SEQUENTIAL, head_colours, strategy_styles_for_js
+from ..palette import SEQUENTIAL, head_colour_names, strategy_styles_for_js
 from ..scaling import (
     STRATEGIES,
     divisor,
@@ -53,11 +53,6 @@ def palette(n: int = 64) -> list[str]:
     """The book's sequential colour map (cividis) as n hex colours, for weights 0 … 1."""
     cmap = colormaps[SEQUENTIAL]
     return ["#{:02x}{:02x}{:02x}".format(*(int(round(255 * c)) for c in cmap(i / (n - 1))[:3])) for i in range(n)]
-
-
-def colours() -> dict[str, str]:
-    """Okabe–Ito colours, from the same table the matplotlib figures use."""
-    return dict(OKABE_ITO)
 
 
 def weight_numbers(a, c: float = 1.0) -> dict[str, float]:
@@ -114,7 +109,6 @@ def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_valu
         "keys": [f"k{_sub(j + 1)}" for j in range(n_keys)],
         "raw": raw,
         "states": states,
-        "colours": colours(),
         "strategy_styles": strategy_styles_for_js(),
     }
 
@@ -150,7 +144,6 @@ def temperature_states(scores, labels, *, temperatures=TEMPERATURES) -> dict:
         "labels": labels,
         "ln_n": rounded(math.log(scores.size)),
         "states": states,
-        "colours": colours(),
     }
 
 
@@ -178,7 +171,6 @@ def heads_states(tokens, X, W_Q, W_K, W_V, *, head_counts=HEAD_COUNTS, digits: i
         "head_counts": list(head_counts),
         "states": states,
         "palette": palette(),
-        "colours": colours(),
     }
 
 
@@ -206,6 +198,5 @@ def who_attends_states(tokens, trace, *, head_names=None, digits: int = 4) -> di
         "d_k": trace.d_k,
         "A": rounded(trace.A, digits),
         "palette": palette(),
-        "colours": colours(),
-        "head_colours": head_colours(trace.num_heads),
+        "head_colours": head_colour_names(trace.num_heads),
     }

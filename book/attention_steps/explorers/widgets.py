@@ -15,9 +15,12 @@ import anywidget
 import traitlets
 
 from ..i18n import for_javascript
+from ..palette import GENERATED, OKABE_ITO, ON_DARK_PAGE, ON_LIGHT_PAGE, css_variables
 from ..scaling import STRATEGIES
 
 HERE = Path(__file__).parent
+# The hosts' dark pages: the book's dark mode, JupyterLab's dark themes, VS Code's dark themes.
+DARK_PAGE = 'html[data-theme="dark"] .ase-explorer, body[data-jp-theme-light="false"] .ase-explorer, body.vscode-dark .ase-explorer'
 
 
 def _esm(name: str) -> str:
@@ -25,7 +28,25 @@ def _esm(name: str) -> str:
     return (HERE / "js" / "common.js").read_text() + "\n" + (HERE / "js" / f"{name}.js").read_text()
 
 
-_CSS = (HERE / "explorers.css").read_text()
+def stylesheet() -> str:
+    """The explorers' stylesheet: the palette as CSS variables (a light page's colours, then what
+    differs on a dark page), a class per colour for the drawings (`ase-fill-blue`, `ase-stroke-blue`:
+    the JavaScript draws a mark in a colour by its name), then `explorers.css`."""
+    paint = "".join(
+        f".ase-explorer .ase-fill-{name} {{ fill: var(--ase-{name}); }}\n"
+        f".ase-explorer .ase-stroke-{name} {{ stroke: var(--ase-{name}); }}\n"
+        for name in OKABE_ITO
+    )
+    return (
+        GENERATED
+        + css_variables(".ase-explorer", {**OKABE_ITO, **ON_LIGHT_PAGE}, channels=("blue", "vermillion"))
+        + css_variables(DARK_PAGE, ON_DARK_PAGE)
+        + paint
+        + (HERE / "explorers.css").read_text()
+    )
+
+
+_CSS = stylesheet()
 
 
 class _Explorer(anywidget.AnyWidget):

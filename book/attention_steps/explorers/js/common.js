@@ -71,11 +71,17 @@ function svgOpen(width, height, label) {
   return `<svg xmlns="${SVG_NS}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(label)}" class="ase-svg">`;
 }
 
+/*
+ * Colours: a mark is drawn in a palette colour by its name (attention_steps.palette.OKABE_ITO),
+ * as the class ase-fill-<name> or ase-stroke-<name>; the stylesheet holds the values, and two of
+ * them follow the page (darker on a light page). Only the heatmaps' cividis shades come as values.
+ */
+
 /**
  * Bars for weights in [0, ymax]: one per label, its value written above it.
  * `highlight` is an index drawn in the accent colour (or -1).
  */
-function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 320, height = 170, label }) {
+function barsSvg({ values, labels, highlight = -1, ymax = 1, width = 320, height = 170, label }) {
   const left = 34, right = 6, top = 18, bottom = 38;
   const n = values.length, plotW = width - left - right, plotH = height - top - bottom;
   const slot = plotW / n, barW = Math.max(2, slot * 0.7);
@@ -105,15 +111,15 @@ function barsSvg({ values, labels, colours, highlight = -1, ymax = 1, width = 32
       rotate ? ` transform="rotate(-35 ${lx.toFixed(2)} ${ly})"` : ""
     }>${esc(labels[i])}</text>`;
   });
-  out += `<path d="${plain || "M0 0"}" fill="${colours.blue}" class="ase-bars"/>`;
-  out += `<path d="${accent || "M0 0"}" fill="${colours.vermillion}" class="ase-bars"/>`;
+  out += `<path d="${plain || "M0 0"}" class="ase-bars ase-fill-blue"/>`;
+  out += `<path d="${accent || "M0 0"}" class="ase-bars ase-fill-vermillion"/>`;
   return out + numbers + names + "</svg>";
 }
 
 /**
  * A histogram of fractions on [-limit, limit]; `below`/`above` are the
  * fractions outside the window, written at the edges by `outside.below(percent)` and
- * `outside.above(percent)` (the words in the page's language).
+ * `outside.above(percent)` (the words in the page's language). `colour`: a palette colour's name.
  */
 function histRows(hist, { x0, width, top, height, colour, title, outside }) {
   const n = hist.fractions.length, peak = Math.max(...hist.fractions, 1e-12), slot = width / n;
@@ -125,7 +131,7 @@ function histRows(hist, { x0, width, top, height, colour, title, outside }) {
     const bh = (height * f) / peak;
     if (bh > 0) d += `M${(x0 + i * slot).toFixed(2)} ${(top + height - bh).toFixed(2)}h${barW}v${bh.toFixed(2)}h-${barW}z`;
   });
-  out += `<path d="${d || "M0 0"}" fill="${colour}" class="ase-bars"/>`;
+  out += `<path d="${d || "M0 0"}" class="ase-bars ase-fill-${colour}"/>`;
   const base = top + height;
   out += `<line x1="${x0}" x2="${x0 + width}" y1="${base}" y2="${base}" class="ase-axis"/>`;
   for (const [t, anchor] of [[-hist.limit, "start"], [0, "middle"], [hist.limit, "end"]]) {
@@ -145,7 +151,7 @@ function histRows(hist, { x0, width, top, height, colour, title, outside }) {
 
 /**
  * Lines over the slider's positions (x = index, evenly spaced) with y in [0, ymax],
- * and a ring on `marker = {series, index}`.
+ * and a ring on `marker = {series, index}`. A series: {values, colour (a palette name), dash, current}.
  */
 function linesSvg({ xLabels, series, marker, ymax = 1, width = 320, height = 170, label, xTitle, yTitle, floor, tickEvery }) {
   const left = 42, right = 10, top = 12, bottom = 40;
@@ -170,18 +176,18 @@ function linesSvg({ xLabels, series, marker, ymax = 1, width = 320, height = 170
   out += `<text x="12" y="${top + plotH / 2}" text-anchor="middle" class="ase-label" transform="rotate(-90 12 ${top + plotH / 2})">${esc(yTitle)}</text>`;
   for (const s of series) {
     const d = s.values.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(2)} ${y(v).toFixed(2)}`).join("");
-    out += `<path d="${d}" fill="none" stroke="${s.colour}" stroke-width="${s.current ? 3 : 2}" stroke-dasharray="${s.dash || ""}"/>`;
+    out += `<path d="${d}" fill="none" class="ase-stroke-${s.colour}" stroke-width="${s.current ? 3 : 2}" stroke-dasharray="${s.dash || ""}"/>`;
   }
   if (marker) {
     const s = series[marker.series];
     const mx = x(marker.index), my = y(s.values[marker.index]);
     out += `<circle cx="${mx.toFixed(2)}" cy="${my.toFixed(2)}" r="6" fill="none" stroke="currentColor" stroke-width="2" class="ase-marker"/>`;
-    out += `<circle cx="${mx.toFixed(2)}" cy="${my.toFixed(2)}" r="3" fill="${s.colour}"/>`;
+    out += `<circle cx="${mx.toFixed(2)}" cy="${my.toFixed(2)}" r="3" class="ase-fill-${s.colour}"/>`;
   }
   return out + "</svg>";
 }
 
-/** A legend: a swatch (solid or dashed) and a name per series. */
+/** A legend: a swatch (solid or dashed, in the palette colour named `colour`) and a name per series. */
 function legend(series) {
   return h(
     "ul",
@@ -190,7 +196,7 @@ function legend(series) {
       h("li", {}, [
         h("span", {
           class: "ase-swatch",
-          html: `<svg viewBox="0 0 24 6" aria-hidden="true"><line x1="0" x2="24" y1="3" y2="3" stroke="${s.colour}" stroke-width="3" stroke-dasharray="${s.dash || ""}"/></svg>`,
+          html: `<svg viewBox="0 0 24 6" aria-hidden="true"><line x1="0" x2="24" y1="3" y2="3" class="ase-stroke-${s.colour}" stroke-width="3" stroke-dasharray="${s.dash || ""}"/></svg>`,
         }),
         s.label,
       ])
@@ -407,7 +413,7 @@ function inkOn(palette, w) {
   const hex = shade(palette, w).replace("#", "");
   const lin = (i) => { const v = parseInt(hex.slice(i, i + 2), 16) / 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
   const L = 0.2126 * lin(0) + 0.7152 * lin(2) + 0.0722 * lin(4);
-  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "#000" : "#fff";
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? "black" : "white";
 }
 
 /** Subscribe to model changes and return the matching unsubscribe for anywidget's cleanup. */

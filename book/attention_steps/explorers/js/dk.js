@@ -10,8 +10,7 @@ function fmtGradient(x) {
 
 function render({ model, el }) {
   const data = model.get("data");
-  const c = data.colours;
-  const STYLE = data.strategy_styles; // {strategy: {colour, dash}}: attention_steps.palette.STRATEGY_STYLES
+  const STYLE = data.strategy_styles; // {strategy: {colour (a name), dash}}: attention_steps.palette.STRATEGY_STYLES
   const root = explorerRoot("dk", "ase-dk");
   // The strategies' names are data (attention_steps.scaling.STRATEGIES), shown in the page's language.
   const strategies = data.strategies.map((o) => ({ ...o, label: t(data, o.label) }));
@@ -60,7 +59,7 @@ function render({ model, el }) {
         d_k, raw_std: fmt(raw.std, 2), strategy: label, std: fmt(st.std, 2),
         percent: fmt(100 * (st.hist.below + st.hist.above), 0), limit: short(st.hist.limit),
       })) +
-      histRows(raw, { x0: 8, width: 304, top: 18, height: 52, colour: c.sky, outside,
+      histRows(raw, { x0: 8, width: 304, top: 18, height: 52, colour: "sky", outside,
         title: t(data, "raw q·k  (std {std})", { std: fmt(raw.std, 2) }) }) +
       histRows(st.hist, { x0: 8, width: 304, top: 116, height: 52, colour: STYLE[s].colour, outside,
         title: t(data, "scaled s, {strategy}  (std {std})", { strategy: label, std: fmt(st.std, 2) }) }) +
@@ -71,7 +70,7 @@ function render({ model, el }) {
     const d_k = data.d_k[i], st = data.states[s][i];
     const top = st.weights.indexOf(Math.max(...st.weights));
     return barsSvg({
-      values: st.weights, labels: data.keys, colours: c, highlight: top,
+      values: st.weights, labels: data.keys, highlight: top,
       label: t(data, "Weights of one query over {n} keys at d_k = {d_k}, {strategy}: {weights}", {
         n: data.n_keys, d_k, strategy: labelOf(s), weights: listOf(data, data.keys.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`)),
       }),

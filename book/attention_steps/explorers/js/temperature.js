@@ -4,7 +4,7 @@
 
 function render({ model, el }) {
   const data = model.get("data");
-  const c = data.colours, T = data.temperatures;
+  const T = data.temperatures;
   const root = explorerRoot("temperature", "ase-temperature");
 
   const slider = rangeControl({
@@ -22,8 +22,8 @@ function render({ model, el }) {
   const numbers = numbersBlock();
   const numbersPanel = h("figure", { class: "ase-panel" }, [h("figcaption", { text: t(data, "The numbers that matter") }), numbers.root]);
   const lines = [
-    { label: t(data, "largest weight"), colour: c.blue, dash: "" },
-    { label: t(data, "entropy ÷ ln n (1 = uniform)"), colour: c.orange, dash: "6 3" },
+    { label: t(data, "largest weight"), colour: "blue", dash: "" },
+    { label: t(data, "entropy ÷ ln n (1 = uniform)"), colour: "orange", dash: "6 3" },
   ];
   curve.root.append(legend(lines));
   root.append(
@@ -37,7 +37,7 @@ function render({ model, el }) {
   const weightsSvg = (i) => {
     const st = data.states[i], top = st.weights.indexOf(Math.max(...st.weights));
     return barsSvg({
-      values: st.weights, labels: data.labels, colours: c, highlight: top,
+      values: st.weights, labels: data.labels, highlight: top,
       label: t(data, "Weights at T = {T}: {weights}", {
         T: short(T[i]), weights: listOf(data, data.labels.map((k, j) => `${k} ${fmt(st.weights[j], 2)}`)),
       }),

@@ -4,7 +4,7 @@
 
 function render({ model, el }) {
   const data = model.get("data");
-  const c = data.colours, tokens = data.tokens;
+  const tokens = data.tokens;
   const root = explorerRoot("who-attends", "ase-who");
   const groupId = uniqueId("tokens");
   // Each head's name in the page's language: "head 1: coreference" (the role, data.head_names[r],
@@ -38,7 +38,7 @@ function render({ model, el }) {
     ...buttons,
   ]);
   const numbers = numbersBlock();
-  const HEAD_COLOURS = data.head_colours; // one per head: attention_steps.palette.head_colour
+  const HEAD_COLOURS = data.head_colours; // one name per head: attention_steps.palette.head_colour_names
   const headColour = (r) => HEAD_COLOURS[r % HEAD_COLOURS.length];
   const lines = panel(t(data, "Lines from the chosen token to every token, one colour per head"), "ase-lines-panel");
   lines.root.append(legend(headNames.map((name, r) => ({ label: name, colour: headColour(r) }))));
@@ -69,7 +69,7 @@ function render({ model, el }) {
   const headSvg = (q, r) => {
     const w = data.A[r][q], top = w.indexOf(Math.max(...w));
     return barsSvg({
-      values: w, labels: tokens, colours: c, highlight: top, height: 180,
+      values: w, labels: tokens, highlight: top, height: 180,
       label: t(data, "{head}: weights of “{token}” over the sentence: {weights}", {
         head: headNames[r], token: tokens[q], weights: listOf(data, tokens.map((k, j) => `${k} ${fmt(w[j], 2)}`)),
       }),
@@ -102,7 +102,7 @@ function render({ model, el }) {
       const spread = (r - (data.h - 1) / 2) * 3;
       A[q].forEach((w, j) => {
         if (w < 0.01) return; // under 1 %: invisible anyway
-        out += `<line x1="${xl}" y1="${y(q)}" x2="${xr}" y2="${(y(j) + spread).toFixed(2)}" stroke="${headColour(r)}" ` +
+        out += `<line x1="${xl}" y1="${y(q)}" x2="${xr}" y2="${(y(j) + spread).toFixed(2)}" class="ase-stroke-${headColour(r)}" ` +
           `stroke-width="${(0.75 + 7 * w).toFixed(2)}" stroke-opacity="${(0.25 + 0.75 * w).toFixed(3)}" stroke-linecap="round"/>`;
       });
     });
