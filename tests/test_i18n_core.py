@@ -124,6 +124,64 @@ def test_fuzzy_and_obsolete_translations_are_not_used(tmp_path):
     assert read_po(po) == {"old": ("旧", True), "two lines": ("两行", False)}
 
 
+def test_two_entries_that_differ_only_by_context_are_both_kept(tmp_path, monkeypatch):
+    """One English word, two meanings (msgctxt): each keeps its translation, the one without a
+    context stays under its msgid, and pgettext finds the other."""
+    (tmp_path / "zh_CN").mkdir()
+    (tmp_path / "zh_CN" / "a.po").write_text(
+        'msgid "head"\nmsgstr "头"\n\n'
+        'msgctxt "attention"\nmsgid "head"\nmsgstr "注意力头"\n\n'
+        'msgctxt "body"\nmsgid "head"\nmsgstr "头部"\n',
+        encoding="utf-8",
+    )
+    entries = read_po(tmp_path / "zh_CN" / "a.po")
+    assert entries == {
+        "head": ("头", False),
+        f"attention{i18n.CONTEXT}head": ("注意力头", False),
+        f"body{i18n.CONTEXT}head": ("头部", False),
+    }
+    monkeypatch.setattr(i18n, "LOCALE", tmp_path)
+    i18n.catalogue.cache_clear()
+    try:
+        with language("zh_CN"):
+            assert (_("head"), i18n.pgettext("attention", "head"), i18n.pgettext("body", "head")) == (
+                "头",
+                "注意力头",
+                "头部",
+            )
+            assert i18n.pgettext("a context nobody used", "head") == "head"
+    finally:
+        i18n.catalogue.cache_clear()
+
+
+def test_a_plural_entry_is_read(tmp_path, monkeypatch):
+    """msgid_plural: keyed by the singular, every form kept (msgstr[0] is what _() shows)."""
+    (tmp_path / "zh_CN").mkdir()
+    po = tmp_path / "zh_CN" / "x.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: zh_CN\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+        'msgid "{n} head"\nmsgid_plural "{n} heads"\nmsgstr[0] "{n} 个头"\nmsgstr[1] "{n} 个头们"\n\n'
+        'msgid "weight"\nmsgstr "权重"\n',
+        encoding="utf-8",
+    )
+    entries = read_po(po)
+    assert entries == {"{n} head": (f"{{n}} 个头{i18n.PLURAL_FORMS}{{n}} 个头们", False), "weight": ("权重", False)}
+    monkeypatch.setattr(i18n, "LOCALE", tmp_path)
+    i18n.catalogue.cache_clear()
+    try:
+        with language("zh_CN"):
+            assert (_("{n} head"), _("weight")) == ("{n} 个头", "权重")
+    finally:
+        i18n.catalogue.cache_clear()
+
+
+def test_a_catalogue_that_cannot_be_read_is_named(tmp_path):
+    po = tmp_path / "broken.po"
+    po.write_text('msgid "weight"\nmsgstr "权重"\nthis is not a po line\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="broken.po"):
+        read_po(po)
+
+
 def test_javascript_gets_every_language_at_once():
     data = for_javascript()
     assert data["lang"] in i18n.LANGUAGES
