@@ -51,7 +51,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 # The shared MyST-to-Jupyter conversion (one module with the slides) and the book's executions.
-from build_paths import ROOT, SITE  # noqa: E402
+from build_paths import ROOT, SITE, toc_pages  # noqa: E402
 from myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record  # noqa: E402
 from slides.chapters import chapters, title_of  # noqa: E402
 from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
@@ -89,8 +89,7 @@ GLUE_STANDIN = '''\
 
 def notebooks() -> list[Path]:
     """The intro and every chapter, in _toc.yml order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    root = ROOT / f"{toc['root']}.ipynb"
+    root = ROOT / f"{toc_pages()[0]}.ipynb"
     return ([root] if root.exists() else []) + [p for p in chapters() if p != root]
 
 

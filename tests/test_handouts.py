@@ -31,6 +31,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 from build_paths import SLIDES  # noqa: E402
 
@@ -40,8 +41,8 @@ LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 1
 
 
 def _decks() -> list[str]:
-    text = (ROOT / "_toc.yml").read_text()
-    files = re.findall(r"^\s*-?\s*file:\s*(\S+)", text, flags=re.M)
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [chapter["file"] for part in toc["parts"] for chapter in part["chapters"]]
     return [Path(f).stem for f in files if (ROOT / f"{f}.ipynb").exists() and Path(f).stem[:2].isdigit()]
 
 
