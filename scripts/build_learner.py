@@ -190,10 +190,20 @@ them as they are.
 """
 
 
+def pyproject() -> dict:
+    """pyproject.toml, read by tomllib (tomli, its backport, on Python 3.10)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
 def binder_requirements() -> str:
     """The package's runtime dependencies (pyproject.toml) and JupyterLab, for Binder."""
-    block = re.search(r"^dependencies = \[(.*?)^\]", (ROOT / "pyproject.toml").read_text(), re.M | re.S).group(1)
-    deps = re.findall(r'"([^"]+)"', block)  # (tomllib is Python 3.11+; the build runs on 3.10 too)
+    deps = pyproject()["project"]["dependencies"]
     lab = next(
         line.split("#")[0].strip()
         for line in (ROOT / "requirements.txt").read_text().splitlines()
