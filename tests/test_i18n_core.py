@@ -17,31 +17,43 @@ from conftest import BOOK
 
 matplotlib.use("Agg")
 
-# _("…") in Python and notebooks, t(data, "…") or t(data, "… {name} …", {name: …}) in the
-# explorers' JavaScript (one string literal: a message is never put together from pieces)
+# _("…") in Python and notebooks (read by ast), t(data, "…") or t(data, "… {name} …", {name: …}) in the
+# explorers' JavaScript (one string literal: a message is never put together from pieces). Babel's
+# JavaScript extractor is no help there: it misses a t() inside another t()'s values.
 JS_CALL = re.compile(r"""\bt\(data,\s*"((?:[^"\\]|\\.)*)"\s*[,)]""")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _messages_in_python(source: str) -> set[str]:
+    """The message of every _("…") and N_("…") call (i18n._ too) in Python `source`, read by ast:
+    adjacent literals are one message, a raw string or an escape reads as Python reads it, and a
+    call inside an f-string is found too. A call whose message is not a literal has none to find."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args:
+            func, message = node.func, node.args[0]
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name in ("_", "N_") and isinstance(message, ast.Constant) and isinstance(message.value, str):
+                found.add(message.value)
+    return found
 
 
 def _strings_in_code() -> set[str]:
     import json
 
-    found: set[str] = set()
+    from IPython.core.inputtransformer2 import TransformerManager
+
     sources = [p.read_text(encoding="utf-8") for p in (BOOK / "attention_steps").rglob("*.py")]
     sources += [p.read_text(encoding="utf-8") for p in (BOOK / "_ext").glob("*.py")]  # words added to pages
     scripts = BOOK.parent / "scripts"  # words the slides' build adds to the decks and their index
     sources += [
         p.read_text(encoding="utf-8") for p in [*(scripts / "slides").glob("*.py"), scripts / "build_slides.py"]
     ]
+    cell = TransformerManager()  # a notebook cell as IPython runs it: its magics become Python
     for nb in BOOK.glob("*.ipynb"):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
-        sources += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
-    for text in sources:
-        # join adjacent literals inside _( ... ) or N_( ... ) so multi-line messages are found whole
-        # (a literal may be raw, r"÷ $\\sqrt{d_k}$", or hold escapes, "…,\\n…": read as Python reads it)
-        for m in re.finditer(r"(?<!\w)N?_\(\s*((?:r?(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
-            parts = re.findall(r"r?'(?:[^'\\]|\\.)*'|r?\"(?:[^\"\\]|\\.)*\"", m.group(1))
-            found.add("".join(ast.literal_eval(part) for part in parts))
+        sources += [cell.transform_cell("".join(c["source"])) for c in cells if c["cell_type"] == "code"]
+    found = {message for text in sources for message in _messages_in_python(text)}
     # the book's page script: tr("…") (book/assets/book.js)
     page_script = (BOOK / "assets" / "book.js").read_text(encoding="utf-8")
     found |= {m.replace('\\"', '"') for m in re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', page_script)}
@@ -62,6 +74,17 @@ def _data_labels() -> set[str]:
 def test_the_javascript_finds_messages_with_and_without_values():
     code = 't(data, "largest weight") + t(data, "entropy (uniform: {ln} nats)", { ln: fmt(x, 2) }) + t(data, o.label)'
     assert JS_CALL.findall(code) == ["largest weight", "entropy (uniform: {ln} nats)"]
+
+
+def test_the_python_finds_messages_as_python_reads_them():
+    code = r"""
+x = _("two "
+      "lines")
+label = f"{_('in an f-string')} = {x}"
+i18n._(r"$\sqrt{d_k}$"), N_("a,\nb")
+_(name)  # _("a comment")
+"""
+    assert _messages_in_python(code) == {"two lines", "in an f-string", "$\\sqrt{d_k}$", "a,\nb"}
 
 
 def test_every_string_on_screen_has_a_chinese_translation():
