@@ -8,7 +8,9 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see the README):
   (or only a fuzzy) translation. English text is the key, as in gettext.
 - The catalogues are ``attention_steps/locale/<lang>/*.po`` (standard gettext .po
   files, inside the package so that a pip-installed package has them too), one file
-  per area (figures, explorers, checker), read together as one catalogue.
+  per area (figures, explorers, checker), read together as one catalogue (by Babel). A word
+  that needs two translations gets a ``msgctxt`` in the catalogue and is shown with
+  ``pgettext(context, message)``.
 - Text defined at import time and shown later (the exercises' hints and named
   mistakes) is marked with ``N_()`` where it is written and passed through
   ``_()`` where it is shown.
