@@ -25,11 +25,12 @@ Anything else, or a missing record, and Sphinx runs and decides for itself.
 from __future__ import annotations
 
 import hashlib
-import re
 import sqlite3
 import sys
 from importlib.metadata import distributions
 from pathlib import Path
+
+from build_paths import toc_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
@@ -38,7 +39,7 @@ SKIP_PARTS = {"__pycache__", ".ipynb_checkpoints"}
 
 
 def _toc_pages() -> list[str]:
-    return re.findall(r"^\s*-?\s*(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text(), flags=re.M)
+    return toc_pages(ROOT / "_toc.yml")
 
 
 def fingerprint() -> str:

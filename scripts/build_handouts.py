@@ -31,7 +31,6 @@ import hashlib
 import json
 import os
 import queue
-import re
 import sys
 import threading
 import time
@@ -247,8 +246,10 @@ def print_deck(context, url: str, name: str, target: Path) -> list[str]:
 
 
 def pdf_pages(path: Path) -> int:
-    """Pages in a PDF: its /Type /Page objects (not /Pages)."""
-    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", path.read_bytes()))
+    """Pages in a PDF (its page tree, as pypdf reads it)."""
+    from pypdf import PdfReader
+
+    return len(PdfReader(path).pages)
 
 
 def join_pdfs(parts: list[tuple[str, Path]], target: Path) -> int:

@@ -51,7 +51,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 # The shared MyST-to-Jupyter conversion (one module with the slides) and the book's executions.
-from build_paths import ROOT, SITE  # noqa: E402
+from build_paths import ROOT, SITE, toc_pages  # noqa: E402
 from myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record  # noqa: E402
 from slides.chapters import chapters, title_of  # noqa: E402
 from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
@@ -89,8 +89,7 @@ GLUE_STANDIN = '''\
 
 def notebooks() -> list[Path]:
     """The intro and every chapter, in _toc.yml order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    root = ROOT / f"{toc['root']}.ipynb"
+    root = ROOT / f"{toc_pages()[0]}.ipynb"
     return ([root] if root.exists() else []) + [p for p in chapters() if p != root]
 
 
@@ -191,10 +190,20 @@ them as they are.
 """
 
 
+def pyproject() -> dict:
+    """pyproject.toml, read by tomllib (tomli, its backport, on Python 3.10)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
 def binder_requirements() -> str:
     """The package's runtime dependencies (pyproject.toml) and JupyterLab, for Binder."""
-    block = re.search(r"^dependencies = \[(.*?)^\]", (ROOT / "pyproject.toml").read_text(), re.M | re.S).group(1)
-    deps = re.findall(r'"([^"]+)"', block)  # (tomllib is Python 3.11+; the build runs on 3.10 too)
+    deps = pyproject()["project"]["dependencies"]
     lab = next(
         line.split("#")[0].strip()
         for line in (ROOT / "requirements.txt").read_text().splitlines()

@@ -41,6 +41,8 @@ import re
 import sys
 from pathlib import Path
 
+from build_paths import toc_pages
+
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
 PACKAGE = "attention_steps"
@@ -177,8 +179,7 @@ def notebook_modules(notebook: Path, package: Package) -> set[str]:
 
 def notebooks() -> list[Path]:
     """The book's notebooks, as listed in _toc.yml."""
-    files = re.findall(r"^\s*-?\s*(?:file|root):\s*(\S+)", (ROOT / "_toc.yml").read_text(), flags=re.M)
-    return [ROOT / f"{f}.ipynb" for f in files if (ROOT / f"{f}.ipynb").exists()]
+    return [ROOT / f"{f}.ipynb" for f in toc_pages(ROOT / "_toc.yml") if (ROOT / f"{f}.ipynb").exists()]
 
 
 def dependencies(package: Package | None = None) -> dict[str, list[Path]]:

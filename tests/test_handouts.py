@@ -31,6 +31,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 from build_paths import SLIDES  # noqa: E402
 
@@ -40,8 +41,8 @@ LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 1
 
 
 def _decks() -> list[str]:
-    text = (ROOT / "_toc.yml").read_text()
-    files = re.findall(r"^\s*-?\s*file:\s*(\S+)", text, flags=re.M)
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [chapter["file"] for part in toc["parts"] for chapter in part["chapters"]]
     return [Path(f).stem for f in files if (ROOT / f"{f}.ipynb").exists() and Path(f).stem[:2].isdigit()]
 
 
@@ -126,27 +127,14 @@ def deck_slides(deck: str) -> list[dict]:
 # --------------------------------------------------------------------------- the handout
 @cache
 def page_words(pdf: Path) -> list[list[list[tuple[float, float, float, float, str]]]]:
-    """Per page, its lines, each a list of words (xMin, yMin, xMax, yMax, text), from pdftotext -bbox-layout."""
-    pages = []
-    for page in re.findall(r"<page .*?</page>", _run("pdftotext", "-bbox-layout", str(pdf), "-"), flags=re.S):
-        lines = []
-        for line in re.findall(r"<line .*?</line>", page, flags=re.S):
-            words = re.findall(
-                r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', line
-            )
-            lines.append([(float(a), float(b), float(c), float(d), _unescape(t)) for a, b, c, d, t in words])
-        pages.append(lines)
-    return pages
-
-
-def _unescape(text: str) -> str:
-    return (
-        text.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", '"')
-        .replace("&apos;", "'")
-        .replace("&amp;", "&")
-    )
+    """Per page, its lines, each a list of words (xMin, yMin, xMax, yMax, text), from pdftotext -bbox-layout
+    (its XHTML read by BeautifulSoup, which lower-cases the attributes' names and decodes the entities)."""
+    layout = BeautifulSoup(_run("pdftotext", "-bbox-layout", str(pdf), "-"), "html.parser")
+    box = ("xmin", "ymin", "xmax", "ymax")
+    return [
+        [[(*(float(w[k]) for k in box), w.get_text()) for w in line.find_all("word")] for line in page.find_all("line")]
+        for page in layout.find_all("page")
+    ]
 
 
 @cache

@@ -17,31 +17,43 @@ from conftest import BOOK
 
 matplotlib.use("Agg")
 
-# _("…") in Python and notebooks, t(data, "…") or t(data, "… {name} …", {name: …}) in the
-# explorers' JavaScript (one string literal: a message is never put together from pieces)
+# _("…") in Python and notebooks (read by ast), t(data, "…") or t(data, "… {name} …", {name: …}) in the
+# explorers' JavaScript (one string literal: a message is never put together from pieces). Babel's
+# JavaScript extractor is no help there: it misses a t() inside another t()'s values.
 JS_CALL = re.compile(r"""\bt\(data,\s*"((?:[^"\\]|\\.)*)"\s*[,)]""")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _messages_in_python(source: str) -> set[str]:
+    """The message of every _("…") and N_("…") call (i18n._ too) in Python `source`, read by ast:
+    adjacent literals are one message, a raw string or an escape reads as Python reads it, and a
+    call inside an f-string is found too. A call whose message is not a literal has none to find."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and node.args:
+            func, message = node.func, node.args[0]
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name in ("_", "N_") and isinstance(message, ast.Constant) and isinstance(message.value, str):
+                found.add(message.value)
+    return found
 
 
 def _strings_in_code() -> set[str]:
     import json
 
-    found: set[str] = set()
+    from IPython.core.inputtransformer2 import TransformerManager
+
     sources = [p.read_text(encoding="utf-8") for p in (BOOK / "attention_steps").rglob("*.py")]
     sources += [p.read_text(encoding="utf-8") for p in (BOOK / "_ext").glob("*.py")]  # words added to pages
     scripts = BOOK.parent / "scripts"  # words the slides' build adds to the decks and their index
     sources += [
         p.read_text(encoding="utf-8") for p in [*(scripts / "slides").glob("*.py"), scripts / "build_slides.py"]
     ]
+    cell = TransformerManager()  # a notebook cell as IPython runs it: its magics become Python
     for nb in BOOK.glob("*.ipynb"):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
-        sources += ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
-    for text in sources:
-        # join adjacent literals inside _( ... ) or N_( ... ) so multi-line messages are found whole
-        # (a literal may be raw, r"÷ $\\sqrt{d_k}$", or hold escapes, "…,\\n…": read as Python reads it)
-        for m in re.finditer(r"(?<!\w)N?_\(\s*((?:r?(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")\s*)+)\)", text):
-            parts = re.findall(r"r?'(?:[^'\\]|\\.)*'|r?\"(?:[^\"\\]|\\.)*\"", m.group(1))
-            found.add("".join(ast.literal_eval(part) for part in parts))
+        sources += [cell.transform_cell("".join(c["source"])) for c in cells if c["cell_type"] == "code"]
+    found = {message for text in sources for message in _messages_in_python(text)}
     # the book's page script: tr("…") (book/assets/book.js)
     page_script = (BOOK / "assets" / "book.js").read_text(encoding="utf-8")
     found |= {m.replace('\\"', '"') for m in re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', page_script)}
@@ -62,6 +74,17 @@ def _data_labels() -> set[str]:
 def test_the_javascript_finds_messages_with_and_without_values():
     code = 't(data, "largest weight") + t(data, "entropy (uniform: {ln} nats)", { ln: fmt(x, 2) }) + t(data, o.label)'
     assert JS_CALL.findall(code) == ["largest weight", "entropy (uniform: {ln} nats)"]
+
+
+def test_the_python_finds_messages_as_python_reads_them():
+    code = r"""
+x = _("two "
+      "lines")
+label = f"{_('in an f-string')} = {x}"
+i18n._(r"$\sqrt{d_k}$"), N_("a,\nb")
+_(name)  # _("a comment")
+"""
+    assert _messages_in_python(code) == {"two lines", "in an f-string", "$\\sqrt{d_k}$", "a,\nb"}
 
 
 def test_every_string_on_screen_has_a_chinese_translation():
@@ -122,6 +145,64 @@ def test_fuzzy_and_obsolete_translations_are_not_used(tmp_path):
         encoding="utf-8",
     )
     assert read_po(po) == {"old": ("旧", True), "two lines": ("两行", False)}
+
+
+def test_two_entries_that_differ_only_by_context_are_both_kept(tmp_path, monkeypatch):
+    """One English word, two meanings (msgctxt): each keeps its translation, the one without a
+    context stays under its msgid, and pgettext finds the other."""
+    (tmp_path / "zh_CN").mkdir()
+    (tmp_path / "zh_CN" / "a.po").write_text(
+        'msgid "head"\nmsgstr "头"\n\n'
+        'msgctxt "attention"\nmsgid "head"\nmsgstr "注意力头"\n\n'
+        'msgctxt "body"\nmsgid "head"\nmsgstr "头部"\n',
+        encoding="utf-8",
+    )
+    entries = read_po(tmp_path / "zh_CN" / "a.po")
+    assert entries == {
+        "head": ("头", False),
+        f"attention{i18n.CONTEXT}head": ("注意力头", False),
+        f"body{i18n.CONTEXT}head": ("头部", False),
+    }
+    monkeypatch.setattr(i18n, "LOCALE", tmp_path)
+    i18n.catalogue.cache_clear()
+    try:
+        with language("zh_CN"):
+            assert (_("head"), i18n.pgettext("attention", "head"), i18n.pgettext("body", "head")) == (
+                "头",
+                "注意力头",
+                "头部",
+            )
+            assert i18n.pgettext("a context nobody used", "head") == "head"
+    finally:
+        i18n.catalogue.cache_clear()
+
+
+def test_a_plural_entry_is_read(tmp_path, monkeypatch):
+    """msgid_plural: keyed by the singular, every form kept (msgstr[0] is what _() shows)."""
+    (tmp_path / "zh_CN").mkdir()
+    po = tmp_path / "zh_CN" / "x.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: zh_CN\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+        'msgid "{n} head"\nmsgid_plural "{n} heads"\nmsgstr[0] "{n} 个头"\nmsgstr[1] "{n} 个头们"\n\n'
+        'msgid "weight"\nmsgstr "权重"\n',
+        encoding="utf-8",
+    )
+    entries = read_po(po)
+    assert entries == {"{n} head": (f"{{n}} 个头{i18n.PLURAL_FORMS}{{n}} 个头们", False), "weight": ("权重", False)}
+    monkeypatch.setattr(i18n, "LOCALE", tmp_path)
+    i18n.catalogue.cache_clear()
+    try:
+        with language("zh_CN"):
+            assert (_("{n} head"), _("weight")) == ("{n} 个头", "权重")
+    finally:
+        i18n.catalogue.cache_clear()
+
+
+def test_a_catalogue_that_cannot_be_read_is_named(tmp_path):
+    po = tmp_path / "broken.po"
+    po.write_text('msgid "weight"\nmsgstr "权重"\nthis is not a po line\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="broken.po"):
+        read_po(po)
 
 
 def test_javascript_gets_every_language_at_once():

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import build_paths
 import nbformat
 import pytest
 
@@ -194,6 +195,21 @@ def test_the_static_dependencies_cover_every_module_the_notebook_loads(path):
     package = notebook_deps.Package()
     static = package.closure(notebook_deps.notebook_modules(path, package))
     assert loaded and loaded <= static, f"{path.name} loads {sorted(loaded - static)}, which notebook_deps misses"
+
+
+# --------------------------------------------------------------------------- the table of contents
+def test_the_toc_lists_the_root_then_every_file_in_order(tmp_path):
+    """build_paths.toc_pages reads _toc.yml as YAML: quoted paths, flow mappings and nested sections
+    are pages like any other (a line-by-line pattern read the first with its quotes, missed the second)."""
+    toc = tmp_path / "_toc.yml"
+    toc.write_text(
+        "format: jb-book\nroot: book/intro  # the front page\nparts:\n"
+        '  - caption: "Part: one"\n    chapters:\n      - file: "book/01_a"\n        sections:\n'
+        "          - file: book/01_a_more\n      - {file: book/02_b, title: B}\n"
+        "  - caption: Two\n    chapters:\n      - file: book/03_c\n"
+    )
+    assert build_paths.toc_pages(toc) == ["book/intro", "book/01_a", "book/01_a_more", "book/02_b", "book/03_c"]
+    assert build_paths.toc_pages(build_paths.ROOT / "_toc.yml")[0] == "book/intro"
 
 
 # --------------------------------------------------------------------------- skipping Sphinx

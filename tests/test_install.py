@@ -12,7 +12,6 @@ Needs the network to PyPI (or a warm pip cache) and a few minutes; every step is
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -29,22 +28,28 @@ PIP_TIMEOUT = 1200  # seconds: a cold pip cache on a busy machine
 RUN_TIMEOUT = 900
 
 
-def requirement_bounds(text: str) -> dict[str, str]:
-    return {
-        m.group(1).lower(): m.group(2).replace(" ", "")
-        for m in re.finditer(r"^([A-Za-z][\w.-]*)\s*([<>=!~][^#\n\"]*)", text, re.M)
-    }
+def requirement_bounds(lines: list[str]) -> dict[str, str]:
+    """Requirement lines (comments and blank lines skipped) -> name: its bounds and marker, read by packaging."""
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found = {}
+    for raw in lines:
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            req = Requirement(line)
+            found[canonicalize_name(req.name)] = f"{req.specifier}{f'; {req.marker}' if req.marker else ''}"
+    return found
 
 
 def test_pyproject_dependencies_match_requirements():
     """The package's runtime dependencies carry the same bounds as requirements.txt."""
-    pyproject = (ROOT / "pyproject.toml").read_text()
-    block = re.search(r"^dependencies = \[(.*?)^\]", pyproject, re.M | re.S).group(1)
-    mine = requirement_bounds("\n".join(re.findall(r'"([^"]+)"', block)))
-    theirs = requirement_bounds((ROOT / "requirements.txt").read_text())
-    assert set(mine) >= {"numpy", "matplotlib", "sympy", "ipywidgets", "anywidget"}
+    project = build_learner.pyproject()["project"]
+    mine = requirement_bounds(project["dependencies"])
+    theirs = requirement_bounds((ROOT / "requirements.txt").read_text().splitlines())
+    assert set(mine) >= {"numpy", "matplotlib", "sympy", "ipywidgets", "anywidget", "babel"}
     assert {name: theirs.get(name) for name in mine} == mine
-    assert re.search(r'^name = "attention-steps"$', pyproject, re.M), "the distribution name checked free on PyPI"
+    assert project["name"] == "attention-steps", "the distribution name checked free on PyPI"
 
 
 def clone(tmp: Path) -> Path:

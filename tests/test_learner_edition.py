@@ -200,7 +200,7 @@ def test_hidden_code_is_collapsed_and_glue_outputs_are_gone(name):
 
 def test_install_cell_installs_this_distribution_once():
     cell = source(learner("03_scaling")["cells"][0])
-    name = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
+    name = build_learner.pyproject()["project"]["name"]
     url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
     assert re.search(r"try:\n\s+import attention_steps\nexcept ImportError:\n\s+%pip install -q ", cell), cell
     assert f'"{name} @ git+{url}"' in cell

@@ -57,10 +57,12 @@ def twin_href(pagename: str, this_lang: str, other_lang: str) -> str:
 
 @cache
 def _catalogue(lang: str, docname: str, mtime: float) -> dict[str, str]:
-    from babel.messages.pofile import read_po
+    """The usable translations of `docname`'s catalogue (an entry with a msgctxt is keyed apart, as
+    attention_steps.i18n.read_po keys it, so it never stands in for the plain message)."""
+    from attention_steps.i18n import read_po
 
-    with (ROOT / "locale" / lang / "LC_MESSAGES" / f"{docname}.po").open("rb") as f:
-        return {m.id: m.string for m in read_po(f) if m.id and m.string and not m.fuzzy}
+    entries = read_po(ROOT / "locale" / lang / "LC_MESSAGES" / f"{docname}.po")
+    return {msgid: msgstr for msgid, (msgstr, fuzzy) in entries.items() if msgstr and not fuzzy}
 
 
 def _translated(lang: str, docname: str, message: str) -> str:

@@ -8,7 +8,9 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see docs/chinese-edition.md)
   (or only a fuzzy) translation. English text is the key, as in gettext.
 - The catalogues are ``attention_steps/locale/<lang>/*.po`` (standard gettext .po
   files, inside the package so that a pip-installed package has them too), one file
-  per area (figures, explorers, checker), read together as one catalogue.
+  per area (figures, explorers, checker), read together as one catalogue (by Babel). A word
+  that needs two translations gets a ``msgctxt`` in the catalogue and is shown with
+  ``pgettext(context, message)``.
 - Text defined at import time and shown later (the exercises' hints and named
   mistakes) is marked with ``N_()`` where it is written and passed through
   ``_()`` where it is shown.
@@ -75,57 +77,43 @@ def language(lang: str) -> Iterator[None]:
         _current.pop()
 
 
-_PO_LINE = re.compile(r'^(msgid|msgstr|msgctxt)\s+"(.*)"\s*$|^"(.*)"\s*$')
-
-
-def _unquote(s: str) -> str:
-    return re.sub(r'\\(["\\nt])', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), s)
+# Keys of a catalogue, in gettext's own form (a compiled .mo file's, and Python's gettext module's):
+# an entry with a context is keyed "context\x04message", so two entries that differ only by their
+# msgctxt are two keys; a plural entry is keyed by its singular message and holds its forms
+# joined by "\x00" (msgstr[0] first).
+CONTEXT = "\x04"
+PLURAL_FORMS = "\x00"
 
 
 def read_po(path: Path) -> dict[str, tuple[str, bool]]:
-    """msgid -> (msgstr, fuzzy) of a gettext .po file (obsolete entries left out)."""
+    """key -> (msgstr, fuzzy) of a gettext .po or .pot file, read by Babel (the header and
+    obsolete entries left out). The key is the msgid, ``f"{msgctxt}{CONTEXT}{msgid}"`` for an
+    entry with a context; a plural entry (msgid_plural) is keyed by its singular msgid and its
+    msgstr is its forms joined by PLURAL_FORMS. A file Babel cannot read is an error naming it."""
+    from babel.messages.pofile import PoFileError
+    from babel.messages.pofile import read_po as babel_read_po
+
+    path = Path(path)
+    with path.open("rb") as f:
+        try:
+            messages = babel_read_po(f, ignore_obsolete=True, abort_invalid=True)
+        except PoFileError as e:
+            raise ValueError(f"{path}: {e}") from e
     entries: dict[str, tuple[str, bool]] = {}
-    fields: dict[str, str] = {}
-    fuzzy = False
-    current_field = None
-
-    def flush() -> None:
-        nonlocal fuzzy
-        if fields.get("msgid"):
-            entries[fields["msgid"]] = (fields.get("msgstr", ""), fuzzy)
-        fields.clear()
-        fuzzy = False
-
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line:
-            flush()
-            current_field = None
+    for m in messages:
+        msgid = m.id[0] if m.pluralizable else m.id
+        if not msgid:  # the header
             continue
-        if line.startswith("#~"):
-            continue
-        if line.startswith("#,"):
-            fuzzy = fuzzy or "fuzzy" in line
-            continue
-        if line.startswith("#"):
-            continue
-        m = _PO_LINE.match(line)
-        if not m:
-            raise ValueError(f"{path}: cannot read the line {raw!r}")
-        if m.group(1):
-            if m.group(1) == "msgid" and "msgid" in fields:
-                flush()
-            current_field = m.group(1)
-            fields[current_field] = _unquote(m.group(2))
-        elif current_field:
-            fields[current_field] += _unquote(m.group(3))
-    flush()
+        msgstr = PLURAL_FORMS.join(m.string) if m.pluralizable else m.string
+        key = f"{m.context}{CONTEXT}{msgid}" if m.context is not None else msgid
+        entries[key] = (msgstr or "", m.fuzzy)
     return entries
 
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """The usable translations (not fuzzy, not empty) for `lang`; English has none."""
+    """The usable translations (not fuzzy, not empty) for `lang`, keyed as read_po keys them;
+    English has none."""
     _check(lang)
     if lang == "en":
         return {}
@@ -150,8 +138,15 @@ def read_catalogue(lang: str) -> dict[str, tuple[str, bool]]:
 
 
 def _(message: str) -> str:
-    """`message` (English) in the current language; English when not translated."""
-    return catalogue(current()).get(message, message)
+    """`message` (English) in the current language; English when not translated (gettext's
+    ``gettext``: for a plural entry, its first form)."""
+    return catalogue(current()).get(message, message).split(PLURAL_FORMS)[0]
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` (English) as translated for `context` (the entry's msgctxt), in the current
+    language; English when not translated under that context."""
+    return catalogue(current()).get(f"{context}{CONTEXT}{message}", message).split(PLURAL_FORMS)[0]
 
 
 def N_(message: str) -> str:

@@ -5,24 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import yaml
-from build_paths import ROOT
+from build_paths import ROOT, toc_pages
 
 
 def chapters(toc: Path = ROOT / "_toc.yml") -> list[Path]:
     """The chapter notebooks in _toc.yml, in order (entries not yet written are skipped; the root page has no deck)."""
-
-    def files(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                yield node["file"]
-            for value in node.values():
-                yield from files(value)
-        elif isinstance(node, list):
-            for item in node:
-                yield from files(item)
-
-    found = [toc.parent / f"{f}.ipynb" for f in files(yaml.safe_load(toc.read_text()))]
+    found = [toc.parent / f"{f}.ipynb" for f in toc_pages(toc)[1:]]
     return [p for p in found if p.exists()]
 
 
