@@ -179,14 +179,16 @@ def test_first_cell_installs_the_package_when_missing(tmp_path):
     python = venv(tmp_path / "venv")
     text = learner_notebook()
     repo = clone(tmp_path)
-    spec = f'"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}"'
     # The first cell, alone, twice: it installs once, then finds the package.
     import nbformat
 
     nb = nbformat.reads(text, as_version=4)
     first = nb.cells[0]
-    assert spec in first.source
-    first.source = first.source.replace(spec, f'"{repo}"')
+    spec = re.search(r'^\s*PACKAGE = "([^"]+)"$', first.source, re.M)
+    assert spec and spec.group(1).startswith(f"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}@"), (
+        first.source
+    )
+    first.source = first.source.replace(spec.group(0), spec.group(0).replace(spec.group(1), str(repo)))
     again = nbformat.v4.new_code_cell(first.source)  # the same cell run a second time (its own cell id)
     nb.cells = [first, nbformat.v4.new_code_cell("import attention_steps; print(attention_steps.__file__)"), again]
     pip(python, "ipykernel", "nbclient", "nbformat")

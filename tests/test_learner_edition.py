@@ -202,8 +202,59 @@ def test_install_cell_installs_this_distribution_once():
     cell = source(learner("03_scaling")["cells"][0])
     name = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
     url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
-    assert re.search(r"try:\n\s+import attention_steps\nexcept ImportError:\n\s+%pip install -q ", cell), cell
-    assert f'"{name} @ git+{url}"' in cell
+    assert re.search(r"try:\n\s+import attention_steps\nexcept ImportError:\n", cell), cell
+    assert re.search(rf'PACKAGE = "{re.escape(name)} @ git\\+{re.escape(url)}@[0-9a-f]{{40}}"', cell), cell
+    assert "%pip" not in cell  # (its failure printed pip's error box twice and said to restart the kernel)
+
+
+def test_install_cell_pins_the_commit_that_last_changed_the_package():
+    import subprocess
+
+    commit = build_learner.built_from()
+    assert re.fullmatch(r"[0-9a-f]{40}", commit), commit
+    # the package of that commit is the package now (the working tree aside): nothing changed it since
+    changed = subprocess.run(
+        ["git", "diff", "--name-only", commit, "HEAD", "--", *build_learner.PACKAGE_FILES],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert changed == ""
+    assert build_learner.install_spec(commit).endswith(f"@{commit}")
+    assert build_learner.install_spec("") == f"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}"
+
+
+def test_offline_first_cell_says_what_to_do_in_one_paragraph_and_stops(tmp_path):
+    """The package missing and pip unable to fetch it (a repository nobody answers for, as offline): the cell's
+    one output is a paragraph naming what failed and what to do, with no traceback and no pip output;
+    the run stops there."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    cell = build_learner.install_cell(
+        "attention-steps @ git+https://127.0.0.1:9/nobody/here.git", module="attention_steps_not_installed"
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell), nbformat.v4.new_code_cell("print('ran')")])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    with pytest.raises(CellExecutionError):
+        client.execute()
+    [shown] = nb.cells[0].outputs
+    assert shown.output_type == "error" and shown.ename == "NotInstalled"
+    [paragraph] = shown.traceback  # what Jupyter shows: this, no frames, no chained ImportError
+    assert "\n" not in paragraph and "Traceback" not in paragraph
+    for words in (
+        "attention_steps",
+        "is not installed",
+        "pip could not install it",
+        "127.0.0.1",
+        "pip install .",
+        "`learner` branch",
+        build_learner.REPOSITORY,
+    ):
+        assert words in paragraph, f"{words!r} not in {paragraph!r}"
+    assert nb.cells[1].outputs == [], "the run went on past the failed install"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -308,7 +359,7 @@ def test_conversion_of_a_small_notebook():
     assert md[1].startswith("$$\n\\displaystyle x^2\n$$")
     assert "<details>\n<summary>Solution</summary>\n\nThe answer is secret.\n\n</details>" in md[1]
     assert len(md) == 2, "the notes cell is gone"
-    assert "install" in code[0].metadata["tags"] and "%pip install -q" in code[0].source
+    assert "install" in code[0].metadata["tags"] and '"-m", "pip", "install", "-q", PACKAGE' in code[0].source
     assert code[1].outputs == [] and code[1].metadata["jupyter"]["source_hidden"]
     assert "from myst_nb" not in code[1].source and "def glue(" in code[1].source
     assert [o.output_type for o in code[3].outputs] == ["display_data"], "stderr dropped, the figure kept"
