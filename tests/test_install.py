@@ -135,8 +135,19 @@ def fresh(tmp_path_factory):
     """A fresh venv with the package installed by `pip install <clone>`, and the kernel to run notebooks."""
     tmp = tmp_path_factory.mktemp("install")
     python = venv(tmp / "venv")
-    pip(python, str(clone(tmp)), "ipykernel", "nbclient", "nbformat")
+    repo = clone(tmp)
+    before = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
+    pip(python, str(repo), "ipykernel", "nbclient", "nbformat")
+    (tmp / "clone-files-before-install.txt").write_text("\n".join(before))
     return tmp, python
+
+
+def test_pip_install_leaves_the_clone_as_it_was(fresh):
+    """The build backend builds elsewhere: no build/ or *.egg-info left in a learner's clone."""
+    tmp, _ = fresh
+    repo = tmp / "repo"
+    after = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
+    assert after == (tmp / "clone-files-before-install.txt").read_text().split("\n")
 
 
 def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
