@@ -203,7 +203,7 @@ def test_install_cell_installs_this_distribution_once():
     name = re.search(r'^name = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M).group(1)
     url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
     assert re.search(r"try:\n\s+import attention_steps\nexcept ImportError:\n", cell), cell
-    assert re.search(rf'PACKAGE = "{re.escape(name)} @ git\\+{re.escape(url)}@[0-9a-f]{{40}}"', cell), cell
+    assert re.search(rf'PACKAGE = "{re.escape(name)} @ git\+{re.escape(url)}@[0-9a-f]{{40}}"', cell), cell
     assert "%pip" not in cell  # (its failure printed pip's error box twice and said to restart the kernel)
 
 
