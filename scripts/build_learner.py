@@ -17,7 +17,8 @@ Markdown by the module shared with the slides (scripts/myst_convert.py):
 - `from myst_nb import glue` becomes a small stand-in, so the notebooks need only the
   `attention-steps` package, not the book's tools;
 - a first cell installs that package, quietly and only when it is missing (Colab, Binder,
-  a fresh environment).
+  a fresh environment), from the repository at the commit the notebook was built from; when
+  it cannot (offline), it says in one paragraph what failed and what to do, and stops.
 
 Output:
 
@@ -41,7 +42,9 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -67,16 +70,78 @@ WIDGET_FALLBACK = "An interactive explorer: run the notebook's cells (Run > Run 
 REMOVE_CELL = "remove-cell"
 HIDE_INPUT = {"hide-input", "remove-input", "hide-cell"}
 
-INSTALL_CELL = f'''\
+PACKAGE_FILES = ["book/attention_steps", "pyproject.toml"]  # what `pip install` of the repository installs
+
+
+def built_from() -> str:
+    """The last commit that changed the package (`git log -1 -- book/attention_steps pyproject.toml`):
+    the package of that commit is the one these notebooks were built with, and it stays the same
+    commit until the package changes. "" where there is no git history (a copy without .git)."""
+    try:
+        done = subprocess.run(
+            ["git", "log", "-1", "--format=%H", "--", *PACKAGE_FILES], cwd=ROOT, capture_output=True, text=True
+        )
+    except OSError:  # no git
+        return ""
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and re.fullmatch(r"[0-9a-f]{40}", commit) else ""
+
+
+def install_spec(commit: str | None = None) -> str:
+    """What the first cell gives pip: the package from the repository, at the commit the notebook was built from."""
+    commit = built_from() if commit is None else commit
+    return f"{DISTRIBUTION} @ git+{REPOSITORY}" + (f"@{commit}" if commit else "")
+
+
+# Shown, alone, when the package is missing and pip cannot install it (offline, no git): what
+# failed and what to do, with no traceback (IPython shows what `_render_traceback_` returns).
+NOT_INSTALLED = (
+    "The package attention_steps, which this notebook needs, is not installed, and pip could not install it "
+    "({reason}). To run the notebooks, get them where there is a connection: clone {repository} and run "
+    "`pip install .` in the clone, or clone its `learner` branch, whose book/ folder holds the notebooks beside "
+    "the package (`pip install -r binder/requirements.txt` installs what it needs); then open the notebooks "
+    "from that clone."
+)
+
+
+def _python_string(text: str, width: int = 84, indent: str = "            ") -> str:
+    """`text` as adjacent Python string literals of at most `width` characters, one a line
+    (an f-string where it holds `{reason}`)."""
+    parts = textwrap.wrap(text, width, break_on_hyphens=False)
+    literals = [
+        ("f" if "{reason}" in part else "") + json.dumps(part + (" " if i < len(parts) - 1 else ""))
+        for i, part in enumerate(parts)
+    ]
+    return "\n".join(indent + literal for literal in literals)
+
+
+def install_cell(spec: str, module: str = "attention_steps") -> str:
+    """The learner notebook's first cell: import `module`; when it is missing, `pip install spec` quietly,
+    and if that fails, one paragraph (NOT_INSTALLED) and the run stops there (Run All goes no further)."""
+    message = _python_string(NOT_INSTALLED.replace("{repository}", REPOSITORY))
+    return f'''\
 # Run this cell first. It installs the book's small package, attention_steps, when it is
-# missing (Colab, Binder, a fresh environment), quietly and only once.
+# missing (Colab, Binder, a fresh environment): the version this notebook was made with.
 try:
-    import attention_steps
+    import {module}
 except ImportError:
-    %pip install -q "{DISTRIBUTION} @ git+{REPOSITORY}"
-    import importlib
+    import importlib, subprocess, sys
+
+    PACKAGE = "{spec}"
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", PACKAGE], capture_output=True, text=True)
+    if pip.returncode != 0:
+        class NotInstalled(Exception):
+            def _render_traceback_(self):  # what Jupyter shows: the message alone, no traceback
+                return [str(self)]
+
+        said = [line.strip() for line in pip.stderr.splitlines() if line.strip()] or ["pip printed nothing"]
+        reason = next((line for line in said if line.startswith(("fatal:", "ERROR:"))), said[-1])
+        raise NotInstalled(
+{message}
+        ) from None
     importlib.invalidate_caches()
-    import attention_steps'''
+    import {module}'''
+
 
 GLUE_IMPORT = re.compile(r"^([ \t]*)from myst_nb import glue[ \t]*$", re.M)
 GLUE_STANDIN = '''\
@@ -127,8 +192,10 @@ def converter(nb, name: str) -> MystConverter:
     )
 
 
-def learner_edition(nb, name: str):
-    """A copy of an executed book notebook as a plain Jupyter notebook (see the module's docstring)."""
+def learner_edition(nb, name: str, commit: str | None = None):
+    """A copy of an executed book notebook as a plain Jupyter notebook (see the module's docstring).
+
+    commit: the package's commit the first cell installs (default `built_from()`; "" for none)."""
     import nbformat
 
     nb = copy.deepcopy(nb)
@@ -166,7 +233,7 @@ def learner_edition(nb, name: str):
                 # Hidden in the book; here kept (later cells use what it computes), its code collapsed.
                 cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
         cells.append(cell)
-    first = nbformat.v4.new_code_cell(INSTALL_CELL)
+    first = nbformat.v4.new_code_cell(install_cell(install_spec(commit)))
     first.metadata["tags"] = ["install"]
     first.metadata["slideshow"] = {"slide_type": "skip"}
     nb.cells = [first, *cells]
@@ -240,9 +307,10 @@ def publish(names: list[str]) -> int:
     return copied
 
 
-def tooling_digest() -> str:
-    """This script, the shared converter, the execution helpers, and what the install cell and links are made from."""
-    h = hashlib.sha256()
+def tooling_digest(commit: str = "") -> str:
+    """This script, the shared converter, the execution helpers, and what the install cell and links are
+    made from (the package's commit among them)."""
+    h = hashlib.sha256(commit.encode() + b"\0")
     for path in [
         Path(__file__),
         HERE / "myst_convert.py",
@@ -268,7 +336,8 @@ def main(argv=None) -> int:
         stamps = json.loads((OUT / STAMPS).read_text())
     except (OSError, ValueError):
         stamps = {}
-    tooling, fingerprint = tooling_digest(), cache_fingerprint()
+    commit = built_from()
+    tooling, fingerprint = tooling_digest(commit), cache_fingerprint()
     rebuilt = []
     for path in paths:
         target = OUT / "book" / f"{path.stem}.ipynb"
@@ -289,7 +358,7 @@ def main(argv=None) -> int:
 
         t0 = time.perf_counter()
         nb, origin = executed(path)
-        nbformat.write(learner_edition(nb, path.stem), target)
+        nbformat.write(learner_edition(nb, path.stem, commit), target)
         stamps[path.stem] = {"inputs": digest, "quick": quick} if digest else {}
         rebuilt.append(path.stem)
         print(

@@ -20,8 +20,17 @@ outputs are found in a cell (`myst_nb.ext.glue.extract_glue_data_cell`).
     convert = MystConverter(glue_outputs(nb), name="03_scaling", link=lambda stem, anchor: f"{stem}.ipynb")
     markdown = convert(cell.source)
 
-Importing this module is cheap; myst-nb (about two seconds to import) is
-loaded the first time a notebook is converted.
+The MyST is read by the book's own parser (myst-parser's markdown-it, with the
+extensions _config.yml enables), not by patterns: a role inside inline code or a
+directive inside a code block stays code, as on the page. The conversion edits
+the source only where the parser found something to resolve (a role, a
+directive, a target, a link to another document) and leaves every other
+character as the author wrote it. A value written in where a line starts is
+escaped where Markdown would read it as markup (`2.` at the start of a line
+would open a numbered list: it is written `2\\.`).
+
+Importing this module is cheap; myst-nb (about two seconds to import) and
+myst-parser are loaded the first time a notebook is converted.
 """
 
 from __future__ import annotations
@@ -37,7 +46,8 @@ from pathlib import Path
 
 import yaml
 
-BOOK = Path(__file__).resolve().parent.parent / "book"  # where the chapters' figure paths are relative to
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"  # where the chapters' figure paths are relative to
 
 # One renderer per thing the editions show differently.
 Dropdown = Callable[[str, str], str]  # (title, converted body) -> Markdown/HTML
@@ -46,7 +56,38 @@ Image = Callable[[str, str], str]  # (path as written in the notebook, alt text)
 DocLink = Callable[[str, str], str]  # (document stem such as "03_scaling", anchor or "") -> href
 
 
-# --------------------------------------------------------------------------- myst-nb's own pieces
+# --------------------------------------------------------------------------- the book's own pieces
+@functools.cache
+def parser():
+    """myst-parser's markdown-it parser with the book's extensions (_config.yml's `parse:` section).
+
+    Each inline token the conversion replaces (a role, a link) records where it is in its
+    inline's source, `token.meta["span"] = (start, end)`: markdown-it keeps no positions
+    below the block level, so every inline rule is wrapped to note them."""
+    from markdown_it.renderer import RendererHTML
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.parsers.mdit import create_md_parser
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    extensions = config.get("parse", {}).get("myst_enable_extensions", [])
+    md = create_md_parser(MdParserConfig(enable_extensions=set(extensions)), RendererHTML)
+    for rule in list(md.inline.ruler.__rules__):
+        md.inline.ruler.at(rule.name, _noting_spans(rule.fn), {"alt": rule.alt})
+    return md
+
+
+def _noting_spans(rule):
+    def noted(state, silent):
+        start, count = state.pos, len(state.tokens)
+        found = rule(state, silent)
+        if found and not silent:
+            for token in state.tokens[count:]:  # a link's label was tokenized inside: its tokens have theirs
+                token.meta.setdefault("span", (start, state.pos))
+        return found
+
+    return noted
+
+
 @functools.cache
 def _myst_nb():
     """myst-nb's glue extraction, text formatting and render priority (imported once, when first needed)."""
@@ -121,7 +162,42 @@ def book_page(stem: str, anchor: str) -> str:
     return f"{stem}.html" + (f"#{anchor}" if anchor else "")
 
 
+# --------------------------------------------------------------------------- writing plain Markdown
+# Where a line starts with these, CommonMark reads a block: a numbered or bulleted list item, a
+# heading, a quote, a setext underline, a code fence. A value written in at a line's start is
+# followed by whatever the source had after the role ("." in "{glue:text}`n`. The next ..."), so
+# the line is checked once the value is in.
+LINE_START = [
+    (re.compile(r"^(\s*\d{1,9})([.)])(?=\s|$)"), r"\1\\\2"),  # 2. / 2)  ->  2\. / 2\)
+    (re.compile(r"^(\s*)([-+*]|#{1,6})(?=\s|$)"), r"\1\\\2"),
+    (re.compile(r"^(\s*)(>|=+\s*$|-+\s*$|`{3,}|~{3,})"), r"\1\\\2"),
+]
+INLINE_MARKUP = re.compile(r"([\\`*_\[\]|$~])")  # what would start emphasis, code, a link, maths, a table cell
+
+
+def escape_line_start(line: str) -> str:
+    """`line` with a backslash where its start would be read as a list marker, heading, quote, ..."""
+    for pattern, replacement in LINE_START:
+        line = pattern.sub(replacement, line, count=1)
+    return line
+
+
+def escape_text(text: str) -> str:
+    """Plain text (a glued value) as Markdown that shows exactly it: HTML and inline markup escaped."""
+    return INLINE_MARKUP.sub(r"\\\1", html.escape(text))
+
+
+def _fence(body: str, char: str = "`") -> str:
+    """A code fence longer than any run of `char` in `body`, so the body cannot close it."""
+    runs = [len(m) for m in re.findall(rf"{re.escape(char)}+", body)]
+    return char * max(3, max(runs, default=0) + 1)
+
+
 # --------------------------------------------------------------------------- the converter
+DIRECTIVE = re.compile(r"^\{([^}\s]+)\}[ \t]*(.*)$")  # a fence's info string `{name} argument`
+OPTION = re.compile(r"^\s*:[\w-]+:")
+
+
 class MystConverter:
     """One notebook's MyST markdown cells as plain Markdown/HTML.
 
@@ -136,8 +212,6 @@ class MystConverter:
     dropdown, admonition, image: how those render (see the functions above)
     """
 
-    ROLE = re.compile(r"\{([a-zA-Z][\w:+-]*)\}`([^`]*)`")
-    FENCE = re.compile(r"^(\s*)(:{3,}|`{3,}|~{3,})\{([^}\s]+)\}[ \t]*(.*)$")
     ADMONITIONS = {
         "note",
         "tip",
@@ -155,7 +229,9 @@ class MystConverter:
         "aside",
         "topic",
     }
+    CODE = {"code-block", "code", "code-cell", "sourcecode"}
     DOCUMENT = (".ipynb", ".md", "")  # suffixes of a link to another document (rather than a file)
+    REMOVED = {"myst_target", "myst_line_comment", "myst_block_break", "front_matter"}  # (label)=, % ..., +++
 
     def __init__(
         self,
@@ -205,16 +281,16 @@ class MystConverter:
         if mime == "text/markdown":
             return self.convert(data[mime])  # myst-nb parses glued Markdown as MyST
         if mime == "text/plain":
-            return html.escape(data[mime])
+            return escape_text(data[mime])
         return data[mime]
 
     # -- roles
-    def role(self, match: re.Match) -> str:
-        name, text = match.group(1), match.group(2)
+    def role(self, name: str, text: str) -> str:
+        """A role `{name}`text`` as Markdown (a glued value is text: escaped)."""
         titled = re.fullmatch(r"(.*?)\s*<([^>]+)>", text, re.S)
         if name == "glue:text":
             key, _, fmt = text.rpartition(":") if ":" in text else (text, "", "")
-            return html.escape(format_glue_text(self.data(key).get("text/plain", ""), fmt))
+            return escape_text(format_glue_text(self.data(key).get("text/plain", ""), fmt))
         if name in ("glue", "glue:", "glue:any", "glue:md"):
             return self.glued(text)
         if name == "math":
@@ -241,68 +317,154 @@ class MystConverter:
 
     # -- directives
     def directive(self, name: str, argument: str, body: str) -> str:
-        options, lines = {}, body.split("\n")
-        while lines and re.match(r"^\s*:[\w-]+:", lines[0]):
+        """A directive (its name, the rest of its first line, the lines inside its fence) as Markdown/HTML."""
+        lines = body.split("\n")
+        options = {}
+        if lines and lines[0].strip() == "---":  # a YAML options block
+            end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+            if end is not None:
+                options = {str(k): str(v) for k, v in (yaml.safe_load("\n".join(lines[1:end])) or {}).items()}
+                lines = lines[end + 1 :]
+        while lines and OPTION.match(lines[0]):
             key, _, value = lines.pop(0).strip()[1:].partition(":")
             options[key] = value.strip()
-        body = self.convert("\n".join(lines)).strip("\n")
+        raw = "\n".join(lines).strip("\n")
+        if name in self.CODE:
+            fence = _fence(raw)
+            return f"{fence}{argument}\n{raw}\n{fence}"  # code: shown as written
+        if name == "math":
+            return f"$$\n{raw}\n$$"
+        if name == "glue:math":
+            value = self.data(argument).get("text/latex", "").strip().strip("$")
+            return f"$$\n{value}\n$$"
+        if name in ("toctree", "tableofcontents", "bibliography", "glossary"):
+            return ""
+        body = self.convert(raw).strip("\n")
         if name == "dropdown":
-            return self.dropdown(argument or "More", body)
+            return self.dropdown(self.inline_text(argument) if argument else "More", body)
         if name in self.ADMONITIONS:
             title = argument if name in ("admonition", "topic", "sidebar") or argument else name.capitalize()
-            return self.admonition(name, title, body)
-        if name == "math":
-            return f"$$\n{body}\n$$"
+            return self.admonition(name, self.inline_text(title), body)
         if name in ("glue", "glue:", "glue:any", "glue:figure", "glue:md"):
             caption = f"\n\n{body}" if body else ""
             # blank lines around the glued output: Markdown inside an HTML block is not parsed (a
             # glued table showed as its raw pipes)
             return f'<div class="glued">\n\n{self.glued(argument)}\n\n</div>{caption}'
-        if name == "glue:math":
-            value = self.data(argument).get("text/latex", "").strip().strip("$")
-            return f"$$\n{value}\n$$"
         if name in ("figure", "image"):
             caption = f"\n\n{body}" if name == "figure" and body else ""
             return self.image(argument, options.get("alt", body or argument)) + caption
-        if name in ("code-block", "code", "code-cell", "sourcecode"):
-            return f"```{argument}\n{body}\n```"
-        if name in ("toctree", "tableofcontents", "bibliography", "glossary"):
-            return ""
         if name in ("epigraph", "pull-quote", "highlights"):
             return "\n".join("> " + line for line in body.splitlines())
         if name == "tab-item":
             return f"**{argument}**\n\n{body}"
         return body  # tab-set, grid, card, div, ... : their content
 
+    # -- inline text
+    def inline_text(self, text: str) -> str:
+        """A line of inline MyST (a directive's title) with its roles resolved."""
+        tokens = parser().parseInline(text)
+        return self.inline(tokens[0]) if tokens else text
+
+    def inline(self, token, at_line_start: bool = False) -> str:
+        """An inline token's source with its roles resolved and its links to other documents redirected."""
+        return "\n".join(self.inline_lines(token, at_line_start))
+
+    def inline_lines(self, token, at_line_start: bool = False) -> list[str]:
+        """`inline(token)` cut at the source's line breaks: one string per line of the token's source
+        (a written-in value with line breaks of its own keeps them inside its line's string).
+
+        at_line_start: each line of the token starts a line of the output (a paragraph's); a line
+        that now starts with a written-in value is escaped where it would read as markup."""
+        src = token.content
+        edits = []  # (start, end, replacement, a written-in value) in src
+        for child in token.children or []:
+            span = child.meta.get("span")
+            if span is None:
+                continue
+            start, end = span
+            if child.type == "myst_role":
+                edits.append((start, end, self.role(child.meta["name"], child.content), True))
+            elif child.type == "link_open":  # [label](target "title"): the target may point elsewhere
+                label_end = src.rfind("](", start, end)
+                found = re.match(r"\s*(<[^>\n]*>|[^\s)]+)", src[label_end + 2 : end]) if label_end >= 0 else None
+                if found:
+                    raw = found.group(1)
+                    target = raw[1:-1] if raw.startswith("<") else raw
+                    href = self.href(target)
+                    if href != target:
+                        at = label_end + 2 + found.start(1)
+                        edits.append((at, at + len(raw), f"<{href}>" if " " in href else href, False))
+        lines, offset = [], 0
+        for line in src.split("\n"):
+            out, last, value_first = [], 0, False
+            for start, end, text, value in sorted(edits):
+                if offset <= start < offset + len(line) + 1:
+                    start, end = start - offset, min(end - offset, len(line))
+                    value_first |= value and not line[:start].strip()
+                    out.append(line[last:start] + text)
+                    last = end
+            out.append(line[last:])
+            line_out = "".join(out)
+            lines.append(escape_line_start(line_out) if at_line_start and value_first else line_out)
+            offset += len(line) + 1
+        return lines
+
+    # -- blocks
     def convert(self, text: str) -> str:
         """One markdown cell's MyST source as plain Markdown/HTML."""
-        out, lines, i = [], text.split("\n"), 0
-        while i < len(lines):
-            line = lines[i]
-            fence = self.FENCE.match(line)
-            if fence:
-                _, marks, name, argument = fence.groups()
-                close = re.compile(rf"^\s*{re.escape(marks[0])}{{{len(marks)},}}\s*$")
-                j = i + 1
-                while j < len(lines) and not close.match(lines[j]):
-                    j += 1
-                body = "\n".join(lines[i + 1 : j])
-                if body.startswith("---\n"):  # YAML options block
-                    head, _, rest = body[4:].partition("\n---")
-                    body = "\n".join(f":{k}: {v}" for k, v in (yaml.safe_load(head) or {}).items()) + rest
-                out.append(self.directive(name, argument.strip(), body))
-                i = j + 1
+        lines = text.split("\n")
+        whole: dict[int, tuple[int, list[str]]] = {}  # first line -> (end line, its replacement lines)
+        within: dict[int, list[tuple[int, int, str]]] = {}  # line -> (start, end, replacement)
+        cursor: dict[int, int] = {}
+        previous = None
+        for token in parser().parse(text):
+            previous, kind = token.type, previous
+            if token.map is None:
                 continue
-            if re.match(r"^\s*\([^)\s]+\)=\s*$", line) or re.match(r"^\s*%", line) or line.strip() == "+++":
-                i += 1  # (label)= targets, % comments, +++ block breaks
+            first, end = token.map[0], max(token.map[1], token.map[0] + 1)
+            if token.type in self.REMOVED:
+                whole[first] = (end, [])
+            elif token.type == "math_block_label":  # $$ ... $$ (label): the label goes
+                last = lines[end - 1]
+                whole[end - 1] = (end, [re.sub(r"(\$\$)[ \t]*\([^)\s]+\)[ \t]*$", r"\1", last)])
+            elif token.type in ("fence", "colon_fence") and DIRECTIVE.match(token.info.strip()):
+                name, argument = DIRECTIVE.match(token.info.strip()).groups()
+                out = self.directive(name, argument.strip(), token.content.rstrip("\n")).split("\n")
+                prefix = lines[first][: len(lines[first]) - len(lines[first].lstrip(" \t>-+*0123456789.)"))]
+                if prefix:  # inside a list item or a quote: the same indentation on every line
+                    rest = re.sub(r"[^>\s]", " ", prefix)
+                    out = [prefix + out[0]] + [(rest + line).rstrip() if line else rest.rstrip() for line in out[1:]]
+                whole[first] = (end, out)
+            elif token.type == "inline":
+                paragraph = kind == "paragraph_open"
+                for k, (old, line) in enumerate(zip(token.content.split("\n"), self.inline_lines(token, paragraph))):
+                    row, part, changed = first + k, old.strip(), line.strip() != old.strip()
+                    if not part or row >= len(lines):
+                        continue
+                    at = lines[row].find(part, cursor.get(row, 0))
+                    if at < 0 and "|" in part:  # a table cell: its \| came back as |
+                        part = part.replace("|", "\\|")
+                        at = lines[row].find(part, cursor.get(row, 0))
+                    if at < 0:
+                        if changed:
+                            raise ValueError(f"{self.name}: cannot find {part!r} in line {row + 1}: {lines[row]!r}")
+                        continue
+                    cursor[row] = at + len(part)  # (a table row holds several cells)
+                    if changed:
+                        within.setdefault(row, []).append((at, at + len(part), line.strip()))
+        out, row = [], 0
+        while row < len(lines):
+            if row in whole:
+                end, replacement = whole[row]
+                out += replacement
+                row = end
                 continue
+            line = lines[row]
+            for start, end, new in sorted(within.get(row, []), reverse=True):
+                line = line[:start] + new + line[end:]
             out.append(line)
-            i += 1
-        text = "\n".join(out)
-        text = re.sub(r"(\$\$)[ \t]*\([^)\s]+\)[ \t]*$", r"\1", text, flags=re.M)  # $$ ... $$ (label)
-        text = self.ROLE.sub(self.role, text)
-        # Markdown links to other documents go where `link` says.
-        return re.sub(r"\]\(([^)\s]+)\)", lambda m: f"]({self.href(m.group(1))})", text)
+            row += 1
+        return "\n".join(out)
 
 
 def labels_of(notebooks: Mapping[str, object]) -> dict[str, tuple[str, str]]:
@@ -312,6 +474,8 @@ def labels_of(notebooks: Mapping[str, object]) -> dict[str, tuple[str, str]]:
         for cell in nb["cells"]:
             if cell["cell_type"] == "markdown":
                 source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
-                for label in re.findall(r"^\s*\(([^)\s]+)\)=\s*$", source, flags=re.M):
-                    found[label] = (stem, label)
+                if "=" in source:  # (a target needs one; most cells need no parse)
+                    for token in parser().parse(source):
+                        if token.type == "myst_target":
+                            found[token.content] = (stem, token.content)
     return found

@@ -139,8 +139,19 @@ def fresh(tmp_path_factory):
     """A fresh venv with the package installed by `pip install <clone>`, and the kernel to run notebooks."""
     tmp = tmp_path_factory.mktemp("install")
     python = venv(tmp / "venv")
-    pip(python, str(clone(tmp)), "ipykernel", "nbclient", "nbformat")
+    repo = clone(tmp)
+    before = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
+    pip(python, str(repo), "ipykernel", "nbclient", "nbformat")
+    (tmp / "clone-files-before-install.txt").write_text("\n".join(before))
     return tmp, python
+
+
+def test_pip_install_leaves_the_clone_as_it_was(fresh):
+    """The build backend builds elsewhere: no build/ or *.egg-info left in a learner's clone."""
+    tmp, _ = fresh
+    repo = tmp / "repo"
+    after = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
+    assert after == (tmp / "clone-files-before-install.txt").read_text().split("\n")
 
 
 def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
@@ -183,14 +194,16 @@ def test_first_cell_installs_the_package_when_missing(tmp_path):
     python = venv(tmp_path / "venv")
     text = learner_notebook()
     repo = clone(tmp_path)
-    spec = f'"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}"'
     # The first cell, alone, twice: it installs once, then finds the package.
     import nbformat
 
     nb = nbformat.reads(text, as_version=4)
     first = nb.cells[0]
-    assert spec in first.source
-    first.source = first.source.replace(spec, f'"{repo}"')
+    spec = re.search(r'^\s*PACKAGE = "([^"]+)"$', first.source, re.M)
+    assert spec and spec.group(1).startswith(f"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}@"), (
+        first.source
+    )
+    first.source = first.source.replace(spec.group(0), spec.group(0).replace(spec.group(1), str(repo)))
     again = nbformat.v4.new_code_cell(first.source)  # the same cell run a second time (its own cell id)
     nb.cells = [first, nbformat.v4.new_code_cell("import attention_steps; print(attention_steps.__file__)"), again]
     pip(python, "ipykernel", "nbclient", "nbformat")

@@ -202,8 +202,59 @@ def test_install_cell_installs_this_distribution_once():
     cell = source(learner("03_scaling")["cells"][0])
     name = build_learner.pyproject()["project"]["name"]
     url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
-    assert re.search(r"try:\n\s+import attention_steps\nexcept ImportError:\n\s+%pip install -q ", cell), cell
-    assert f'"{name} @ git+{url}"' in cell
+    assert re.search(r"try:\n\s+import attention_steps\nexcept ImportError:\n", cell), cell
+    assert re.search(rf'PACKAGE = "{re.escape(name)} @ git\+{re.escape(url)}@[0-9a-f]{{40}}"', cell), cell
+    assert "%pip" not in cell  # (its failure printed pip's error box twice and said to restart the kernel)
+
+
+def test_install_cell_pins_the_commit_that_last_changed_the_package():
+    import subprocess
+
+    commit = build_learner.built_from()
+    assert re.fullmatch(r"[0-9a-f]{40}", commit), commit
+    # the package of that commit is the package now (the working tree aside): nothing changed it since
+    changed = subprocess.run(
+        ["git", "diff", "--name-only", commit, "HEAD", "--", *build_learner.PACKAGE_FILES],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert changed == ""
+    assert build_learner.install_spec(commit).endswith(f"@{commit}")
+    assert build_learner.install_spec("") == f"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}"
+
+
+def test_offline_first_cell_says_what_to_do_in_one_paragraph_and_stops(tmp_path):
+    """The package missing and pip unable to fetch it (a repository nobody answers for, as offline): the cell's
+    one output is a paragraph naming what failed and what to do, with no traceback and no pip output;
+    the run stops there."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    cell = build_learner.install_cell(
+        "attention-steps @ git+https://127.0.0.1:9/nobody/here.git", module="attention_steps_not_installed"
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell), nbformat.v4.new_code_cell("print('ran')")])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    with pytest.raises(CellExecutionError):
+        client.execute()
+    [shown] = nb.cells[0].outputs
+    assert shown.output_type == "error" and shown.ename == "NotInstalled"
+    [paragraph] = shown.traceback  # what Jupyter shows: this, no frames, no chained ImportError
+    assert "\n" not in paragraph and "Traceback" not in paragraph
+    for words in (
+        "attention_steps",
+        "is not installed",
+        "pip could not install it",
+        "127.0.0.1",
+        "pip install .",
+        "`learner` branch",
+        build_learner.REPOSITORY,
+    ):
+        assert words in paragraph, f"{words!r} not in {paragraph!r}"
+    assert nb.cells[1].outputs == [], "the run went on past the failed install"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -308,7 +359,7 @@ def test_conversion_of_a_small_notebook():
     assert md[1].startswith("$$\n\\displaystyle x^2\n$$")
     assert "<details>\n<summary>Solution</summary>\n\nThe answer is secret.\n\n</details>" in md[1]
     assert len(md) == 2, "the notes cell is gone"
-    assert "install" in code[0].metadata["tags"] and "%pip install -q" in code[0].source
+    assert "install" in code[0].metadata["tags"] and '"-m", "pip", "install", "-q", PACKAGE' in code[0].source
     assert code[1].outputs == [] and code[1].metadata["jupyter"]["source_hidden"]
     assert "from myst_nb" not in code[1].source and "def glue(" in code[1].source
     assert [o.output_type for o in code[3].outputs] == ["display_data"], "stderr dropped, the figure kept"
@@ -344,3 +395,103 @@ def test_rebuild_with_nothing_changed_rebuilds_nothing(tmp_path, monkeypatch, ca
     build_learner.main([])
     assert "0 notebooks rebuilt, 1 unchanged" in capsys.readouterr().out
     assert Path(tmp_path / "learner" / "book" / "01_projection.ipynb").exists()
+
+
+# --------------------------------------------------------------------------- the learner notebook against its page
+def _commonmark(markdown: str):
+    """Tokens of a CommonMark renderer with tables (as Jupyter renders Markdown)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table").parse(markdown)
+
+
+def _ordered_lists(tokens) -> list[tuple[int, int]]:
+    """Each numbered list as (its first number, its number of items)."""
+    found = []
+    for i, token in enumerate(tokens):
+        if token.type == "ordered_list_open":
+            items, depth = 0, token.level + 1
+            for inner in tokens[i + 1 :]:
+                if inner.type == "ordered_list_close" and inner.level == token.level:
+                    break
+                items += inner.type == "list_item_open" and inner.level == depth
+            found.append((int(token.attrGet("start") or 1), items))
+    return found
+
+
+def _plain(text: str) -> str:
+    """Text with Sphinx's curly quotes straight and whitespace runs as one space."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    return re.sub(r"\s+", " ", text).strip()
+
+
+CONTEXT = 10  # characters of the page's text either side of a glued value, looked for with it
+BLOCKS = ["p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "summary", "figcaption"]
+
+
+def glued_in_context(path: Path) -> list[str]:
+    """Each `{glue:text}` value of a built page with up to CONTEXT characters of its paragraph either side
+    (the maths, MathJax's on the page and TeX in a notebook, cut the context short)."""
+    from bs4 import BeautifulSoup, NavigableString
+
+    soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+    for maths in soup.select("span.math, div.math"):
+        maths.replace_with("$")
+    markers = []
+    for i, span in enumerate(soup.select("span.pasted-text")):
+        marker = NavigableString(f"\x01{i}\x02{span.get_text()}\x03")
+        span.replace_with(marker)
+        markers.append(marker)
+
+    def shown(text: str) -> str:  # the other values in the text: as the page shows them
+        return re.sub("\x01\\d+\x02([^\x03]*)\x03", r"\1", text)
+
+    found = []
+    for marker in markers:
+        before, _, after = (marker.find_parent(BLOCKS) or marker.parent).get_text().partition(marker)
+        before, after = shown(before)[-CONTEXT:].split("$")[-1], shown(after)[:CONTEXT].split("$")[0]
+        found.append(_plain(before + shown(marker) + after))
+    return found
+
+
+def built_pair(name: str):
+    """(the built page, the learner notebook's Markdown cells); skips when either is not built."""
+    from reader import page
+
+    path = LEARNER / f"{name}.ipynb"
+    if not path.exists():
+        pytest.skip(f"{path} is not built")
+    shown = page(name)  # (skips when the page is not built)
+    return shown, [source(c) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_glued_value_of_the_page_is_in_the_learner_notebooks_rendered_text(name):
+    """Rendered by CommonMark, the learner notebook shows each of the page's glued values with its
+    neighbours on the page ("key of "love" 1. "love"": a value turned into a list marker is not there),
+    and each of its glued equations."""
+    from bs4 import BeautifulSoup
+    from markdown_it import MarkdownIt
+
+    shown, cells = built_pair(name)
+    render = MarkdownIt("commonmark").enable("table")
+    text = _plain(" ".join(BeautifulSoup(render.render(cell), "html.parser").get_text() for cell in cells))
+    for around in glued_in_context(HTML / "book" / f"{name}.html"):
+        assert around in text, f"{name}: the page shows {around!r}; the learner notebook does not"
+    maths = {re.sub(r"\s+", "", block) for cell in cells for block in display_math(cell)}
+    for tex in shown.maths:
+        tex = re.sub(r"\s+|\\\[|\\\]|\\begin\{split\}|\\end\{split\}", "", tex)
+        assert any(tex in block for block in maths), (
+            f"{name}: the page's glued maths {tex[:80]!r}... is not in the notebook"
+        )
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_rendered_learner_notebook_has_a_numbered_list_its_page_has_not(name):
+    shown, cells = built_pair(name)
+    article = shown.tag.select_one("article") or shown.tag
+    page_lists = [(int(ol.get("start", 1)), len(ol.find_all("li", recursive=False))) for ol in article.select("ol")]
+    for i, cell in enumerate(cells):
+        for found in _ordered_lists(_commonmark(cell)):
+            assert found in page_lists, f"{name}, Markdown cell {i}: a numbered list {found} the page has not:\n{cell}"
+            page_lists.remove(found)
