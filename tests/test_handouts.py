@@ -50,7 +50,10 @@ CHAPTERS = _decks()
 DECKS = [lang + stem for lang in LANGS for stem in CHAPTERS]  # "03_scaling", "zh_CN/03_scaling"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 POPPLER = all(shutil.which(t) for t in ("pdftotext", "pdfimages", "pdffonts"))
-pytestmark = pytest.mark.skipif(not POPPLER, reason="poppler-utils is not installed (scripts/setup.sh installs it)")
+pytestmark = [
+    pytest.mark.book,  # the tier (tests/conftest.py)
+    pytest.mark.skipif(not POPPLER, reason="poppler-utils is not installed (scripts/setup.sh installs it)"),
+]
 
 
 def _run(*args: str) -> str:

@@ -89,6 +89,7 @@ def english_messages(tmp_path_factory):
     return out
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("doc", COMPLETE)
 def test_complete_catalogue_holds_the_current_english_text(doc, english_messages):
     template = read_po(english_messages / f"{doc}.pot")
@@ -124,6 +125,7 @@ def test_every_translation_keeps_its_messages_glued_numbers_maths_and_code():
     assert not problems, "\n".join(problems[:10])
 
 
+@pytest.mark.book
 def test_every_english_page_has_a_chinese_twin():
     english = _pages(HTML)
     assert "book/intro" in english and "book/glossary" in english
@@ -132,6 +134,7 @@ def test_every_english_page_has_a_chinese_twin():
     assert (ZH / "index.html").exists()
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("root,lang", [(HTML, "en"), (ZH, LANG)])
 def test_every_page_has_html_lang_and_a_switch_to_its_twin(root, lang):
     tags = {e[0]: e[1] for e in EDITIONS}
@@ -162,6 +165,7 @@ def _numbers(article) -> Counter:
     return Counter(re.findall(r"-?\d+(?:\.\d+)?", text))
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("doc", COMPLETE)
 def test_translated_page_has_the_english_numbers(doc):
     english, chinese = _numbers(_article(HTML / f"{doc}.html")), _numbers(_article(ZH / f"{doc}.html"))
@@ -171,6 +175,7 @@ def test_translated_page_has_the_english_numbers(doc):
     )
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("doc", COMPLETE)
 def test_translated_page_has_no_english_paragraph(doc):
     article = _article(ZH / f"{doc}.html")
@@ -203,6 +208,7 @@ def _example_words() -> set[str]:
     return {w.lower() for w in [*tokenize(SENTENCE), *i_love().tokens, *translation().source]}
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("doc", [d for d in COMPLETE if (ROOT / f"{d}.ipynb").exists()])
 def test_glued_words_on_a_translated_page_are_in_its_language(doc):
     """A glued value is a number, a unit, a token of the examples, or words glued in every
@@ -228,6 +234,7 @@ def test_glued_words_on_a_translated_page_are_in_its_language(doc):
     assert not english, f"{doc}: English words glued into the Chinese page (use i18n.glue_words): {english}"
 
 
+@pytest.mark.book
 def test_untranslated_chinese_pages_say_so():
     for page in _pages(HTML):
         if not page.startswith("book/"):
@@ -236,6 +243,7 @@ def test_untranslated_chinese_pages_say_so():
         assert bool(notice) == (page not in COMPLETE), page
 
 
+@pytest.mark.book
 def test_chinese_edition_search_index_has_chinese_words():
     """Sphinx splits Chinese with jieba when it is installed; without it, a whole run of
     Chinese characters is one 'word' and a search for 注意力 finds nothing."""
@@ -249,6 +257,7 @@ def test_chinese_edition_search_index_has_chinese_words():
     assert {"注意力", "术语表"} <= terms, sorted(t for t in terms if CJK.search(t))[:20]
 
 
+@pytest.mark.book
 def test_chinese_figure_is_drawn_in_chinese_from_the_same_execution():
     """The intro's bar chart: one execution, two PNGs; each edition shows its own, with its alt text."""
     en = _article(HTML / "book/intro.html").select_one('img[alt*="Bar chart of the attention weights"]')
@@ -284,6 +293,7 @@ def _figure_outputs():
                     yield path.stem, metadata.get("image/png", {}).get("alt", ""), metadata
 
 
+@pytest.mark.book
 def test_every_figure_is_drawn_in_chinese_with_the_english_numbers():
     """Every figure of the book comes from i18n.show_figure: the output carries the Chinese PNG
     and alt text, drawn in the same execution from the same data. The Chinese alt text is
@@ -315,6 +325,7 @@ def test_every_figure_is_drawn_in_chinese_with_the_english_numbers():
 @pytest.mark.parametrize(
     "page", ["book/intro"] + [f"book/{p.stem}" for p in sorted((ROOT / "book").glob("[01]*.ipynb"))]
 )
+@pytest.mark.book
 def test_every_chinese_page_shows_its_figures_in_chinese(page):
     """The Chinese page has the English page's figures, each with Chinese alt text (and its Chinese
     PNG: the same file as the English one only if the figure has no words), at the width it was drawn for."""
@@ -412,6 +423,7 @@ def test_explorers_show_no_english_label_in_the_chinese_edition(site, offline_pa
     assert not view.problems and not view.foreign, (view.problems, view.foreign)
 
 
+@pytest.mark.book
 def test_chinese_sidebar_shows_the_parts_in_chinese():
     """The parts of _toc.yml are messages of the root page's catalogue."""
     from babel.messages.pofile import read_po
@@ -424,6 +436,7 @@ def test_chinese_sidebar_shows_the_parts_in_chinese():
         assert set(captions) <= set(catalogue.values())
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("doc", COMPLETE)
 def test_translated_page_shows_no_markdown_markers(doc):
     """A closing ** glued to a Chinese character after a full stop ("**练习 5.1。**练习") is not
@@ -435,6 +448,7 @@ def test_translated_page_shows_no_markdown_markers(doc):
     assert "**" not in text, f"{doc}: {text[max(0, text.find('**') - 40) : text.find('**') + 40]!r}"
 
 
+@pytest.mark.book
 def test_the_page_script_speaks_the_editions_language():
     """book/assets/book.js adds a skip link and the figure dialog's words: the Chinese edition
     gives it their translations (window.ATTENTION_STRINGS, before the script runs)."""
@@ -486,6 +500,7 @@ def test_a_notes_translation_says_the_same_numbers():
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.book
 def test_a_deck_translates_every_message_of_its_chapter():
     """scripts/translate_notebook.py cuts a cell into the messages Sphinx extracts: every message of
     every chapter (its cells, notes and Markdown outputs) is found in the catalogues, so no English is

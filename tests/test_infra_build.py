@@ -21,6 +21,8 @@ import build_slides
 import notebook_deps
 from conftest import BOOK
 
+pytestmark = pytest.mark.build  # the tier (tests/conftest.py)
+
 
 # --------------------------------------------------------------------------- a small repository
 def notebook(path: Path, *sources: str, markdown: str = "# A chapter") -> Path:

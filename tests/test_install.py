@@ -12,6 +12,7 @@ Needs the network to PyPI (or a warm pip cache) and a few minutes; every step is
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,8 @@ import build_learner
 import pytest
 
 from conftest import ROOT
+
+pytestmark = pytest.mark.install  # the tier (tests/conftest.py)
 
 NOTEBOOK = os.environ.get("LEARNER_INSTALL_NOTEBOOK", "03_scaling")  # has an explorer, sympy and exercises
 PIP_TIMEOUT = 1200  # seconds: a cold pip cache on a busy machine
@@ -42,6 +45,7 @@ def requirement_bounds(lines: list[str]) -> dict[str, str]:
     return found
 
 
+@pytest.mark.unit
 def test_pyproject_dependencies_match_requirements():
     """The package's runtime dependencies carry the same bounds as requirements.txt."""
     project = build_learner.pyproject()["project"]

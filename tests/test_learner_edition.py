@@ -19,6 +19,8 @@ import yaml
 
 from conftest import HTML, ROOT
 
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
+
 LEARNER = build_learner.OUT / "book"
 SOURCES = build_learner.notebooks()
 NAMES = [p.stem for p in SOURCES]

@@ -7,7 +7,6 @@ every `{glue:text}` number the converter writes is the number the built book sho
 from __future__ import annotations
 
 import base64
-import html
 import json
 import re
 

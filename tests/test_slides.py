@@ -240,6 +240,7 @@ def open_deck(offline_page, slides_url, deck, **options):
     return p
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_chapter_has_a_deck_and_the_index_lists_them(lang):
     assert CHAPTERS, "no chapter notebooks in _toc.yml"
@@ -251,6 +252,7 @@ def test_every_chapter_has_a_deck_and_the_index_lists_them(lang):
         assert f'href="pdf/{deck}.pdf"' in index, f"{lang}index.html does not list the handout of {deck}"
 
 
+@pytest.mark.book
 def test_the_slides_index_is_in_both_languages_each_linking_to_the_other():
     from bs4 import BeautifulSoup
 
@@ -399,6 +401,7 @@ def _pdf_pages(path: Path) -> int:
     return len(PdfReader(path).pages)
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("deck", DECKS)
 def test_handout_has_a_page_per_slide(deck):
     folder, _, stem = deck.rpartition("/")
@@ -408,6 +411,7 @@ def test_handout_has_a_page_per_slide(deck):
     assert _pdf_pages(pdf) >= expected(deck), f"{deck}.pdf has {_pdf_pages(pdf)} pages for {expected(deck)} slides"
 
 
+@pytest.mark.book
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_book_carries_the_decks_its_chapters_link_to(lang):
     """Every chapter page links to its deck and handout in the page's language, and the built site has both."""
@@ -461,6 +465,7 @@ def test_each_part_of_a_split_slide_has_its_own_notes_and_no_part_opens_with_a_s
             assert not first.startswith("<details>"), f"{stem} slide {k} part {j} opens with a solution"
 
 
+@pytest.mark.book
 def test_decks_link_only_to_what_is_there_and_other_chapters_by_title():
     """Every relative link of every deck, in the standalone folder and in the book's copy, exists;
     a link to another chapter shows its title, not its file name."""

@@ -11,6 +11,8 @@ from attention_steps.examples import i_love
 from attention_steps.notation import ORIGINAL_TRANSFORMER
 from reader import notes, page, prose, tex
 
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
+
 EX = i_love()
 ARTICLE_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in the source article (shared/seeds/001)
 

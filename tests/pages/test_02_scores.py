@@ -4,11 +4,14 @@ page, exercise 2.2's and 2.3's solution claims, and the speaker notes' numbers."
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from attention_steps import projection, scores, trace_attention
 from attention_steps.examples import i_love, unequal_lengths
 from attention_steps.exercises.ch01 import YOU
 from reader import notes, page, tex
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 EX = i_love()
 ARTICLE_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in the source article (shared/seeds/001)

@@ -18,6 +18,8 @@ from attention_steps.notation import bmatrix
 from attention_steps.scaling import STRATEGIES, saturation, score_samples, settles_below, strategy_sweep
 from reader import code, note_cells, page, prose
 
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
+
 EX = i_love()
 S = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V).head(0).S  # the source article's scaled scores
 N_QUERIES, N_KEYS = 1000, 8  # the chapter's sweep

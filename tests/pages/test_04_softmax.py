@@ -13,6 +13,8 @@ from attention_steps.notation import bmatrix
 from attention_steps.scaling import softmax_jacobian
 from reader import notes, page
 
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
+
 EX = i_love()
 _HEAD = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V).head(0)
 S, A = _HEAD.S, _HEAD.A  # the source article's scaled scores and weights

@@ -5,6 +5,7 @@ notes' numbers agree with the core."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from attention_steps import trace_attention
 from attention_steps.examples import i_love
@@ -12,6 +13,8 @@ from attention_steps.exercises import solution
 from attention_steps.mixing import barycentric, hull_example, inside_hull, inside_value_box, value_bounds
 from attention_steps.notation import bmatrix
 from reader import notes, page
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 EX = i_love()
 T = trace_attention(EX.X, EX.W_Q, EX.W_K, EX.W_V)

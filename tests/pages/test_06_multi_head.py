@@ -3,9 +3,13 @@ quoted at the paper's size, and the speaker notes' numbers, against the core."""
 
 from __future__ import annotations
 
+import pytest
+
 from attention_steps.exercises import solution
 from attention_steps.heads import head_width, scaling_bug_at_size, small_layer
 from reader import notes, page, source
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 
 def test_chapter_6_page_shows_the_head_width_and_the_bug():

@@ -3,7 +3,11 @@ the built page, counted from 1, with W_V's own width."""
 
 from __future__ import annotations
 
+import pytest
+
 from reader import notes, page, prose, source
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 
 def test_chapter_7_page_shows_the_parameter_count():

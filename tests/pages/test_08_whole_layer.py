@@ -24,6 +24,8 @@ from attention_steps.sentence import (
 )
 from reader import page, source
 
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
+
 
 def page_text() -> str:
     return page("08_whole_layer").text

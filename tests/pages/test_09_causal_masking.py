@@ -3,10 +3,14 @@ computes, with positions counted from 1."""
 
 from __future__ import annotations
 
+import pytest
+
 from attention_steps import causal_mask, trace_attention
 from attention_steps.masks import masked_softmax
 from attention_steps.sentence import NUM_HEADS, embed, tokenize, weights
 from reader import page
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 
 def test_chapter_9_page_shows_the_masked_weights():

@@ -4,9 +4,13 @@ state no number a test does not check."""
 
 from __future__ import annotations
 
+import pytest
+
 from attention_steps import trace_attention
 from attention_steps.examples import translation
 from reader import page, unchecked_note_lines
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 
 def test_chapter_10_page_shows_the_cross_attention_weights():

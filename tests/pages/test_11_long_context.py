@@ -7,10 +7,13 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 
 from attention_steps.exercises.ch11 import EX_B, EX_N, EX_SCORES
 from attention_steps.tiled import online_softmax_steps
 from reader import code, note_lines, page, unchecked_note_lines
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 
 def test_chapter_11_page_shows_the_walk_through():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import yaml
 
 from attention_steps import trace_attention
@@ -13,6 +14,8 @@ from attention_steps.notation import ORIGINAL_TRANSFORMER, layer_shapes
 from attention_steps.sentence import tokenize
 from conftest import BOOK
 from reader import notes, page, prose
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 EX = i_love()
 
