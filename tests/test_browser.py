@@ -4,14 +4,40 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import HTML, LANDED, SETTLED, TIMEOUT_MS
+from conftest import HTML, LANDED, SETTLED, SLIDES, TIMEOUT_MS
 
-# Pages of the book; _static/ and _sources/ hold assets, not pages.
+# Pages of the book; _static/ and _sources/ hold assets, not pages. The decks published inside the
+# book (slides/) are the standalone decks with their book links put back, which
+# test_published_decks_are_the_standalone_decks_with_book_links checks byte for byte; the standalone
+# decks are opened in test_slides.py. So only the slides' index pages are opened here.
+DECKS_PUBLISHED = sorted(
+    p
+    for folder in (HTML / "slides", HTML / "slides" / "zh_CN")
+    for p in folder.glob("*.html")
+    if p.name != "index.html"
+)
 PAGES = sorted(
     str(p.relative_to(HTML))
     for p in HTML.rglob("*.html")
-    if not any(part.startswith("_") for part in p.relative_to(HTML).parts)
+    if not any(part.startswith("_") for part in p.relative_to(HTML).parts) and p not in DECKS_PUBLISHED
 )
+
+
+@pytest.mark.book
+def test_published_decks_are_the_standalone_decks_with_book_links():
+    """What a reader opens from the book is what tests/test_slides.py opened in the browser."""
+    from slides.site import published
+
+    assert len(DECKS_PUBLISHED) >= 24, DECKS_PUBLISHED
+    for deck in DECKS_PUBLISHED:
+        rel = deck.relative_to(HTML / "slides")
+        lang = rel.parts[0] if len(rel.parts) > 1 else "en"
+        standalone = SLIDES / rel
+        assert standalone.exists(), f"{rel} is published but not in {SLIDES}"
+        assert deck.read_text(encoding="utf-8") == published(standalone.read_text(encoding="utf-8"), lang), (
+            f"{rel}: the published deck is not the standalone deck with its book links"
+        )
+
 
 # MathJax has started on a page with math (waited for with page.wait_for_function) ...
 MATHJAX_STARTED = "!document.querySelector('.math') || !!(window.MathJax && MathJax.startup && MathJax.startup.promise)"
