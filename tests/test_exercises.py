@@ -23,9 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_steps import causal_mask, i18n, softmax, softmax_naive
-from attention_steps.examples import i_love
+from attention_steps.examples import YOU, i_love
 from attention_steps.exercises import ch08, check, registry, solution
-from attention_steps.exercises.ch01 import YOU
 from attention_steps.exercises.ch11 import EX_SCORES
 from attention_steps.exercises.checking import Exercise
 from attention_steps.i18n import _, language
@@ -376,7 +375,7 @@ def test_5_3s_weight_is_not_one_half():
 
 
 def test_the_typed_facts_of_the_new_exercise_cells():
-    from attention_steps.exercises.ch03 import X_NEW
+    from attention_steps.examples import X_NEW
     from attention_steps.exercises.ch06 import FEWER_HEADS, QUERY
     from attention_steps.heads import small_layer
 
@@ -459,7 +458,7 @@ def test_ch01_02_unanswered_and_wrong_shape(exercise):
 
 # ------------------------------------------------------------------ chapters 3–4
 def test_ch03_04_expected_answers_are_computed_independently():
-    from attention_steps.exercises.ch03 import X_NEW
+    from attention_steps.examples import X_NEW
     from attention_steps.exercises.ch04 import JACOBIAN_A, SMALL_SCORES
 
     ex = i_love()
@@ -512,7 +511,7 @@ def test_ch04_wrong_shape_is_reported():
 # ------------------------------------------------------------------ chapter 5
 def test_ch05_solution_is_a_new_querys_output():
     from attention_steps import trace_attention
-    from attention_steps.exercises.ch03 import X_NEW  # 5.1 asks for a new query's output
+    from attention_steps.examples import X_NEW  # 5.1 asks for a new query's output
 
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)

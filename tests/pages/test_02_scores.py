@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from attention_steps import projection, scores, trace_attention
-from attention_steps.examples import i_love, unequal_lengths
-from attention_steps.exercises.ch01 import YOU
+from attention_steps.examples import YOU, i_love, unequal_lengths
 from reader import notes, page, tex
 
 EX = i_love()
