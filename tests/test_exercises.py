@@ -328,6 +328,56 @@ def test_an_unknown_exercise_lists_the_known_ones():
         check("99.9", 0)
 
 
+def test_an_unknown_exercise_in_a_known_chapter_lists_the_known_ones():
+    with pytest.raises(KeyError, match="exercise_id '9.9' is not an exercise; known exercises: 1.1, .*, 9.3, "):
+        check("9.9", 0)
+
+
+def _run(program: str) -> str:
+    """`program`'s output in a fresh Python (nothing imported yet), from the book's folder."""
+    import subprocess
+    import sys
+
+    from conftest import BOOK
+
+    done = subprocess.run([sys.executable, "-c", program], cwd=BOOK, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+LOADED = "import re, sys; print(sorted(m for m in sys.modules if re.fullmatch(r'attention_steps[.]exercises[.]ch[0-9]+', m)))"
+
+
+@pytest.mark.parametrize("call", ['check("9.1", 0)', 'solution("9.2")', 'check(" 11.3 ", 1)'])
+def test_an_exercise_loads_its_own_chapters_module_only(call):
+    """check and solution import the module the exercise id names, and no other chapter's: a notebook
+    runs (and scripts/notebook_deps.py makes it depend on) its own chapter's exercises."""
+    module = "ch11" if "11." in call else "ch09"
+    program = f"from attention_steps.exercises import check, solution\n{LOADED}\n{call}\n{LOADED}"
+    before, after = _run(program).splitlines()
+    assert (before, after) == ("[]", str([f"attention_steps.exercises.{module}"]))
+
+
+def test_every_exercise_is_registered_by_the_module_its_id_names():
+    """Each chapter's module, imported alone, registers exactly the exercises whose id names it (and
+    imports no other chapter's module): module_of is where check looks for an exercise."""
+    program = (
+        "import importlib, pkgutil, re, sys\n"
+        "from attention_steps import exercises\n"
+        "from attention_steps.exercises import checking, module_of\n"
+        "def chapters(): return {m for m in sys.modules if re.fullmatch('attention_steps[.]exercises[.]ch[0-9]+', m)}\n"
+        "for m in sorted(m.name for m in pkgutil.iter_modules(exercises.__path__) if re.fullmatch('ch[0-9]+', m.name)):\n"
+        "    name = f'attention_steps.exercises.{m}'\n"
+        "    before, loaded = set(checking.registry()), chapters()\n"
+        "    importlib.import_module(name)\n"
+        "    new = sorted(set(checking.registry()) - before)\n"
+        "    print(name, [module_of(i) for i in new] == [name] * len(new) and len(new) > 0, sorted(chapters() - loaded - {name}))\n"
+    )
+    lines = _run(program).splitlines()
+    assert len(lines) == 11
+    assert all(line.endswith(" True []") for line in lines), lines
+
+
 def test_an_unknown_keyword_names_the_accepted_ones():
     with pytest.raises(TypeError, match="got the keyword argument.* X; the example arguments it accepts: ex="):
         check("1.1", [[0]], X=np.eye(2))
