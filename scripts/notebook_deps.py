@@ -13,12 +13,19 @@ notebook of the book, the files of the `attention_steps` package it runs:
 - the modules its code cells import (`import attention_steps.x`, `from attention_steps
   import x`, `from attention_steps.x import y`), with their parent packages (Python
   runs `attention_steps/__init__.py` for any of them);
+- the chapter's exercise module for each exercise the code asks for:
+  `attention_steps.exercises` imports `exercises/chNN.py` only when `check("N.k", ...)`
+  or `solution("N.k")` asks for one of its exercises, so a literal id "N.k" adds
+  that module (an id that is not a literal, or `registry()`, adds them all);
 - then, transitively, every module those import inside the package (relative
   and absolute imports, also inside functions); a module that imports
   dynamically (importlib, pkgutil, `__import__`) is taken to import every module
-  of its own package;
+  of its own package, except the exercises' loader above;
 - and the non-Python files (the explorers' .js and .css) of every package in
-  that set, but for Markdown (the package's README, which no code reads).
+  that set, but for Markdown (the package's README, which no code reads) and a module's own
+  catalogues: `locale/<lang>/<path>.po` whose path names a module (`locale/zh_CN/exercises/ch09.po`
+  holds the messages only `exercises/ch09.py` marks) belongs to that module, not to every notebook
+  that imports the package.
 
 It hashes those files per notebook and compares with the hashes recorded after
 the last successful build (`_build/.notebook-deps.json`). For each notebook
@@ -50,6 +57,19 @@ BUILD = ROOT / "_build"
 CACHE = BUILD / ".jupyter_cache"
 STATE = BUILD / ".notebook-deps.json"
 DYNAMIC = re.compile(r"\bimportlib\b|\bpkgutil\b|__import__\(")
+# The package that imports its modules on demand, the functions that say which, and the rule
+# (attention_steps.exercises.module_of): exercise "9.1" is registered by exercises/ch09.py.
+EXERCISES = f"{PACKAGE}.exercises"
+ASKS_FOR_ONE, ASKS_FOR_ALL = {"check", "solution"}, {"registry"}
+EXERCISE_ID = re.compile(r"\s*(\d+)\.")
+EXERCISE_MODULE = re.compile(rf"{re.escape(EXERCISES)}\.ch\d+")
+CATALOGUES = "locale"  # <package>/locale/<lang>/<module path>.po: one module's own messages
+
+
+def exercise_module(exercise_id: str) -> str | None:
+    """The exercise module `exercise_id` names: "9.1" -> attention_steps.exercises.ch09 (None: not an id)."""
+    m = EXERCISE_ID.match(exercise_id)
+    return f"{EXERCISES}.ch{int(m.group(1)):02d}" if m else None
 
 
 # --------------------------------------------------------------------------- the package
@@ -87,8 +107,55 @@ class Package:
             owner = path.parent
             while owner != folder and not (owner / "__init__.py").exists():
                 owner = owner.parent
-            if owner == folder:
+            if owner == folder and self.catalogue_owner(path) is None:
                 found.append(path)
+        return found
+
+    def catalogue_owner(self, path: Path) -> str | None:
+        """The module whose own catalogue `path` is (locale/<lang>/exercises/ch09.po -> exercises.ch09), or None."""
+        try:
+            parts = path.relative_to(self.root / CATALOGUES).with_suffix("").parts
+        except ValueError:
+            return None
+        if path.suffix != ".po" or len(parts) < 2:
+            return None
+        module = ".".join((PACKAGE, *parts[1:]))
+        return module if module in self.files and not self.is_package[module] else None
+
+    def catalogues(self, module: str) -> list[Path]:
+        """The module's own catalogues, one per language."""
+        folder = self.root / CATALOGUES
+        return sorted(p for p in folder.rglob("*.po") if self.catalogue_owner(p) == module) if folder.is_dir() else []
+
+    def exercises_asked(self, *trees: ast.AST) -> set[str]:
+        """The exercise modules the code's check/solution calls load (imported from the exercises package;
+        the trees are one program, a notebook's cells: the import in one, the calls in others)."""
+        nodes = [node for tree in trees for node in ast.walk(tree)]
+        names: set[str] = set()
+        imports_package = False
+        for node in nodes:
+            if isinstance(node, ast.ImportFrom) and node.module == EXERCISES and not node.level:
+                names |= {a.asname or a.name for a in node.names if a.name in ASKS_FOR_ONE | ASKS_FOR_ALL}
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and EXERCISES in self.resolve(node, None):
+                imports_package = True
+        chapters = {m for m in self.files if m.startswith(EXERCISES + ".") and EXERCISE_MODULE.fullmatch(m)}
+        found: set[str] = set()
+        for node in nodes:
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if isinstance(func, ast.Name) and func.id in names:
+                name = func.id
+            elif isinstance(func, ast.Attribute) and imports_package and func.attr in ASKS_FOR_ONE | ASKS_FOR_ALL:
+                name = func.attr
+            else:
+                continue
+            arg = node.args[0] if node.args else None
+            literal = isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+            if name in ASKS_FOR_ALL or not literal or exercise_module(arg.value) not in self.files:
+                found |= chapters  # cannot tell which: every chapter's
+            else:
+                found.add(exercise_module(arg.value))
         return found
 
     def with_parents(self, name: str) -> set[str]:
@@ -124,8 +191,9 @@ class Package:
     def imports(self, module: str) -> set[str]:
         if module not in self._imports:
             source = self.files[module].read_text()
-            found = self.resolve(ast.parse(source), module)
-            if DYNAMIC.search(source):  # importlib/pkgutil: assume the whole package
+            tree = ast.parse(source)
+            found = self.resolve(tree, module) | self.exercises_asked(tree)
+            if DYNAMIC.search(source) and module != EXERCISES:  # importlib/pkgutil: assume the whole package
                 package = self.package_of(module)
                 found |= {m for m in self.files if m.startswith(package + ".")}
             self._imports[module] = found - {module}
@@ -146,6 +214,8 @@ class Package:
         files = {self.files[m] for m in modules}
         for package in {self.package_of(m) for m in modules}:
             files.update(self.data_files(package))
+        for module in modules:
+            files.update(self.catalogues(module))
         return sorted(files)
 
 
@@ -166,6 +236,7 @@ def code_of(notebook: Path) -> list[str]:
 def notebook_modules(notebook: Path, package: Package) -> set[str]:
     """Modules of the package that the notebook's code imports (before the transitive closure)."""
     found: set[str] = set()
+    trees = []
     for source in code_of(notebook):
         try:
             tree = ast.parse(source)
@@ -174,7 +245,8 @@ def notebook_modules(notebook: Path, package: Package) -> set[str]:
                 return set(package.files)  # cannot tell: depend on everything
             continue
         found |= package.resolve(tree, None)
-    return found
+        trees.append(tree)
+    return found | package.exercises_asked(*trees)
 
 
 def notebooks() -> list[Path]:

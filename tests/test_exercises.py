@@ -23,9 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attention_steps import causal_mask, i18n, softmax, softmax_naive
-from attention_steps.examples import i_love
+from attention_steps.examples import YOU, i_love
 from attention_steps.exercises import ch08, check, registry, solution
-from attention_steps.exercises.ch01 import YOU
 from attention_steps.exercises.ch11 import EX_SCORES
 from attention_steps.exercises.checking import Exercise
 from attention_steps.i18n import _, language
@@ -329,6 +328,56 @@ def test_an_unknown_exercise_lists_the_known_ones():
         check("99.9", 0)
 
 
+def test_an_unknown_exercise_in_a_known_chapter_lists_the_known_ones():
+    with pytest.raises(KeyError, match="exercise_id '9.9' is not an exercise; known exercises: 1.1, .*, 9.3, "):
+        check("9.9", 0)
+
+
+def _run(program: str) -> str:
+    """`program`'s output in a fresh Python (nothing imported yet), from the book's folder."""
+    import subprocess
+    import sys
+
+    from conftest import BOOK
+
+    done = subprocess.run([sys.executable, "-c", program], cwd=BOOK, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+LOADED = "import re, sys; print(sorted(m for m in sys.modules if re.fullmatch(r'attention_steps[.]exercises[.]ch[0-9]+', m)))"
+
+
+@pytest.mark.parametrize("call", ['check("9.1", 0)', 'solution("9.2")', 'check(" 11.3 ", 1)'])
+def test_an_exercise_loads_its_own_chapters_module_only(call):
+    """check and solution import the module the exercise id names, and no other chapter's: a notebook
+    runs (and scripts/notebook_deps.py makes it depend on) its own chapter's exercises."""
+    module = "ch11" if "11." in call else "ch09"
+    program = f"from attention_steps.exercises import check, solution\n{LOADED}\n{call}\n{LOADED}"
+    before, after = _run(program).splitlines()
+    assert (before, after) == ("[]", str([f"attention_steps.exercises.{module}"]))
+
+
+def test_every_exercise_is_registered_by_the_module_its_id_names():
+    """Each chapter's module, imported alone, registers exactly the exercises whose id names it (and
+    imports no other chapter's module): module_of is where check looks for an exercise."""
+    program = (
+        "import importlib, pkgutil, re, sys\n"
+        "from attention_steps import exercises\n"
+        "from attention_steps.exercises import checking, module_of\n"
+        "def chapters(): return {m for m in sys.modules if re.fullmatch('attention_steps[.]exercises[.]ch[0-9]+', m)}\n"
+        "for m in sorted(m.name for m in pkgutil.iter_modules(exercises.__path__) if re.fullmatch('ch[0-9]+', m.name)):\n"
+        "    name = f'attention_steps.exercises.{m}'\n"
+        "    before, loaded = set(checking.registry()), chapters()\n"
+        "    importlib.import_module(name)\n"
+        "    new = sorted(set(checking.registry()) - before)\n"
+        "    print(name, [module_of(i) for i in new] == [name] * len(new) and len(new) > 0, sorted(chapters() - loaded - {name}))\n"
+    )
+    lines = _run(program).splitlines()
+    assert len(lines) == 11
+    assert all(line.endswith(" True []") for line in lines), lines
+
+
 def test_an_unknown_keyword_names_the_accepted_ones():
     with pytest.raises(TypeError, match="got the keyword argument.* X; the example arguments it accepts: ex="):
         check("1.1", [[0]], X=np.eye(2))
@@ -376,7 +425,7 @@ def test_5_3s_weight_is_not_one_half():
 
 
 def test_the_typed_facts_of_the_new_exercise_cells():
-    from attention_steps.exercises.ch03 import X_NEW
+    from attention_steps.examples import X_NEW
     from attention_steps.exercises.ch06 import FEWER_HEADS, QUERY
     from attention_steps.heads import small_layer
 
@@ -459,7 +508,7 @@ def test_ch01_02_unanswered_and_wrong_shape(exercise):
 
 # ------------------------------------------------------------------ chapters 3–4
 def test_ch03_04_expected_answers_are_computed_independently():
-    from attention_steps.exercises.ch03 import X_NEW
+    from attention_steps.examples import X_NEW
     from attention_steps.exercises.ch04 import JACOBIAN_A, SMALL_SCORES
 
     ex = i_love()
@@ -512,7 +561,7 @@ def test_ch04_wrong_shape_is_reported():
 # ------------------------------------------------------------------ chapter 5
 def test_ch05_solution_is_a_new_querys_output():
     from attention_steps import trace_attention
-    from attention_steps.exercises.ch03 import X_NEW  # 5.1 asks for a new query's output
+    from attention_steps.examples import X_NEW  # 5.1 asks for a new query's output
 
     ex = i_love()
     t = trace_attention(ex.X, ex.W_Q, ex.W_K, ex.W_V)

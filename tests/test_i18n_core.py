@@ -108,6 +108,58 @@ def test_translations_keep_their_messages_placeholders():
     assert not wrong, wrong
 
 
+def _marked_by_file() -> dict[str, set[str]]:
+    """Every file that puts words on screen -> the messages it marks: _("…") / N_("…") in Python
+    (read by ast) and the notebooks' code, t(data, "…") in the explorers, tr("…") in the page script."""
+    import json
+
+    root = BOOK.parent
+    found: dict[str, set[str]] = {}
+    texts = {p: p.read_text(encoding="utf-8") for p in [*BOOK.rglob("*.py"), *(root / "scripts").rglob("*.py")]}
+    for nb in BOOK.glob("*.ipynb"):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+        texts[nb] = "\n".join(re.sub(r"(?m)^\s*[%!].*$", "", c) for c in code)
+    for path, text in texts.items():
+        tree = ast.parse(text)
+        found[path.relative_to(root).as_posix()] = {
+            n.args[0].value
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id in ("_", "N_")
+            and n.args
+            and isinstance(n.args[0], ast.Constant)
+            and isinstance(n.args[0].value, str)
+        }
+    for js in [*(BOOK / "attention_steps" / "explorers" / "js").glob("*.js"), BOOK / "assets" / "book.js"]:
+        text = js.read_text(encoding="utf-8")
+        calls = JS_CALL.findall(text) + re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', text)
+        found[js.relative_to(root).as_posix()] = {m.replace('\\"', '"') for m in calls}
+    return found
+
+
+def test_a_modules_own_catalogue_holds_only_messages_that_module_marks():
+    """locale/<lang>/exercises/ch09.po is chapter 9's exercises' alone: scripts/notebook_deps.py makes only
+    the notebook that runs exercises/ch09.py depend on it, and the decks' stamps leave it out. That is
+    right only if no other code shows its messages: a message two modules mark goes in an area's
+    catalogue (checker.po), shared by every notebook."""
+    marked = _marked_by_file()
+    own = [p for p in i18n.catalogue_files("zh_CN") if p.parent != i18n.LOCALE / "zh_CN"]
+    assert {p.relative_to(i18n.LOCALE / "zh_CN").as_posix() for p in own} >= {
+        f"exercises/ch{n:02d}.po" for n in range(1, 12)
+    }
+    wrong = {}
+    for po in own:
+        module = "book/attention_steps/" + po.relative_to(i18n.LOCALE / "zh_CN").with_suffix(".py").as_posix()
+        assert module in marked, f"{po.name}: there is no module {module} whose catalogue it would be"
+        for msgid in read_po(po):
+            users = sorted(f for f, messages in marked.items() if msgid in messages)
+            if users != [module]:
+                wrong[f"{po.relative_to(i18n.LOCALE)}: {msgid[:60]!r}"] = users
+    assert not wrong, f"move these to an area's catalogue (checker.po) or unmark them elsewhere: {wrong}"
+
+
 def test_a_message_translated_two_ways_is_an_error(tmp_path, monkeypatch):
     (tmp_path / "zh_CN").mkdir()
     (tmp_path / "zh_CN" / "a.po").write_text('msgid "weight"\nmsgstr "权重"\n', encoding="utf-8")

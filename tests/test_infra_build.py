@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -104,6 +105,34 @@ def test_a_notebook_depends_on_what_it_imports_and_what_that_imports(repo):
     assert d["c"] == d["a"] | {"lonely.py", "exercises/__init__.py", "exercises/ch01.py", "mixing.py", "figures.py"}
 
 
+def test_an_exercise_call_depends_on_its_chapters_module_and_catalogue(repo):
+    """check("N.k") / solution("N.k") load exercises/chNN.py on demand: the notebook depends on that
+    module (an id that is not a literal, or registry(), on every chapter's) and on its catalogues
+    (locale/<lang>/exercises/chNN.po); a catalogue of no module is every importer's."""
+    pkg = repo / "book" / "attention_steps"
+    (pkg / "exercises" / "ch02.py").write_text("X = 2\n")
+    (pkg / "exercises" / "checking.py").write_text("Y = 1\n")
+    for name in ("zh_CN/exercises/ch02.po", "zh_CN/exercises/ch03.po", "zh_CN/checker.po"):
+        (pkg / "locale" / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / "locale" / name).write_text('msgid ""\nmsgstr ""\n')
+    book = repo / "book"
+    notebook(book / "d.ipynb", "from attention_steps.exercises import check as c, solution", "c('2.1', 0)")
+    notebook(book / "e.ipynb", "from attention_steps.exercises import check\nfor i in ['1.1']:\n    check(i, 0)")
+    notebook(book / "f.ipynb", "import attention_steps.exercises as ex\nex.solution(' 2.3 ')")
+    (repo / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/a\nchapters:\n- file: book/d\n- file: book/e\n- file: book/f\n"
+    )
+    d = deps(repo)
+    # a catalogue that is no module's (ch03.po: there is no exercises/ch03.py) is every importer's
+    shared = {"locale/zh_CN/checker.po", "locale/zh_CN/exercises/ch03.po"}
+    common = {"__init__.py", "core.py", "_validate.py", "exercises/__init__.py"} | shared
+    assert d["d"] == common | {"exercises/ch02.py", "locale/zh_CN/exercises/ch02.po"}
+    assert d["f"] == d["d"]
+    # `check(i, ...)`: every chapter's module (ch01 imports mixing, which imports figures)
+    assert d["e"] == d["d"] | {"exercises/ch01.py", "mixing.py", "figures.py"}
+    assert d["a"] == {"__init__.py", "core.py", "_validate.py"} | shared  # not ch02.po
+
+
 def cached(repo) -> dict[str, bool]:
     from jupyter_cache import get_cache
 
@@ -171,8 +200,8 @@ CODE_NOTEBOOKS = notebook_deps.notebooks()
 
 @pytest.mark.parametrize("path", CODE_NOTEBOOKS, ids=lambda p: p.stem)
 def test_the_static_dependencies_cover_every_module_the_notebook_loads(path):
-    """Run the notebook's import statements and list the package's modules Python loaded:
-    each must be among the files notebook_deps says the notebook depends on."""
+    """Run the notebook's import statements and look up its exercises, and list the package's modules
+    Python loaded: each must be among the files notebook_deps says the notebook depends on."""
     imports = []
     for source in notebook_deps.code_of(path):
         try:
@@ -180,6 +209,9 @@ def test_the_static_dependencies_cover_every_module_the_notebook_loads(path):
         except SyntaxError:
             continue
         imports += [ast.unparse(n) for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    # and what check("N.k") / solution("N.k") load when the notebook asks for its exercises
+    ids = re.findall(r"""\b(?:check|solution)\(\s*["']([^"']+)["']""", "\n".join(notebook_deps.code_of(path)))
+    imports += [f"from attention_steps.exercises import _exercise\n_exercise({i!r})" for i in ids]
     program = (
         "\n".join(imports)
         + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'attention_steps')))"
@@ -212,6 +244,22 @@ def test_the_toc_lists_the_root_then_every_file_in_order(tmp_path):
     )
     assert build_paths.toc_pages(toc) == ["book/intro", "book/01_a", "book/01_a_more", "book/02_b", "book/03_c"]
     assert build_paths.toc_pages(build_paths.ROOT / "_toc.yml")[0] == "book/intro"
+
+
+def test_each_chapter_depends_on_its_own_exercise_module_only():
+    """A change to one chapter's exercises (or their Chinese messages) re-runs that chapter's notebook:
+    NN_*.ipynb depends on exercises/chNN.py and no other chapter's (the introduction shows 1.1)."""
+    for nb, files in notebook_deps.dependencies().items():
+        stem = Path(nb).stem
+        chapters = {f.name for f in files if f.parent.name == "exercises" and re.fullmatch(r"ch\d+\.py", f.name)}
+        own = "ch01.py" if stem == "intro" else f"ch{stem[:2]}.py"
+        assert chapters == {own}, f"{stem} depends on {sorted(chapters)}"
+
+
+def test_the_deps_tool_and_the_loader_agree_on_where_an_exercise_lives():
+    from attention_steps.exercises import module_of, registry
+
+    assert {i: notebook_deps.exercise_module(i) for i in registry()} == {i: module_of(i) for i in registry()}
 
 
 # --------------------------------------------------------------------------- skipping Sphinx

@@ -168,7 +168,7 @@ def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
             "-c",
             "import attention_steps, attention_steps.explorers as e, attention_steps.exercises as x; "
             "from attention_steps.explorers import widgets; print(attention_steps.__file__); print(widgets._CSS[:20]); "
-            # the translations travel with the package (package-data locale/*/*.po)
+            # the translations travel with the package (package-data locale/*/*.po and locale/*/*/*.po)
             "from attention_steps.i18n import _, language\n"
             "with language('zh_CN'): print(_('weight'))",
         ],

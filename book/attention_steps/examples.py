@@ -9,6 +9,12 @@ W_K = W_Q, the counterexample of exercise 2.2 and of chapter 4's symmetry sectio
 Every example layer of the book is an `ExampleLayer` (these two; chapters 6–7's
 `heads.small_layer()`; chapters 8–9's `sentence.sentence_layer()`), and
 `layer.trace(mask=...)` runs any of them through the core.
+
+The tokens and numbers the chapters add to those examples live here too, beside them (the
+chapters' text and their exercises both read them; an exercise module holds only its own):
+`YOU`, a third token "you" (chapters 1 and 2); `X_NEW`, a new query followed through scaling,
+softmax and the weighted sum (chapters 3 to 5) by `new_scores` and `new_scaled`; `LARGE_SCORES`,
+chapter 4's overflow example; BERT-base's sizes (chapters 6 and 7).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .core import projection, scale, scores
 from .i18n import _
 from .multihead import Trace, trace_attention
 
@@ -63,6 +70,33 @@ def i_love() -> ExampleLayer:
     W_K = np.array([[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 0]], dtype=float)
     W_V = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]], dtype=float)
     return ExampleLayer(tokens=("I", "love"), X=X, W_Q=W_Q, W_K=W_K, W_V=W_V)
+
+
+# A third token "you" for exercises 1.2, 2.1 and 2.3: not in the source articles; it shares its
+# first feature with "I" ([1, 0, 1, 0]) and its last with "love" ([0, 1, 0, 1]).
+YOU = np.array([1, 0, 0, 1], dtype=float)
+
+# A new query's embedding read against the "I love" example (exercises 3.1, 4.1 and 5.1): 3 × row 3
+# of W_Q plus row 4 (rows counted from 1). Ours, not in the source articles; its scores differ from
+# those of "I" and "love", so none of its results sits in a variable of the notebooks.
+X_NEW = np.array([0, 0, 3, 1], dtype=float)
+
+
+def new_scores(ex: ExampleLayer) -> np.ndarray:
+    """q_new Kᵀ, shape (n,): X_NEW's query against the example's keys (chapter 3)."""
+    return scores(projection(X_NEW[None, :], ex.W_Q), projection(ex.X, ex.W_K))[0]
+
+
+def new_scaled(ex: ExampleLayer, divisor=None) -> np.ndarray:
+    """q_new Kᵀ / √d_k (or / `divisor`), shape (n,) (chapters 3 to 5)."""
+    d_k = ex.W_Q.shape[1]
+    return scale(new_scores(ex), d_k) if divisor is None else new_scores(ex) / divisor
+
+
+LARGE_SCORES = (1000.0, 999.0, 998.0)  # chapter 4's overflow example: exp(1000) overflows float64
+
+# BERT-base's sizes, a real model's (exercises 6.1, 6.2 and 7.1).
+BERT_D_MODEL, BERT_H = 768, 12
 
 
 def unequal_lengths() -> ExampleLayer:

@@ -8,9 +8,11 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see docs/chinese-edition.md)
   (or only a fuzzy) translation. English text is the key, as in gettext.
 - The catalogues are ``attention_steps/locale/<lang>/*.po`` (standard gettext .po
   files, inside the package so that a pip-installed package has them too), one file
-  per area (figures, explorers, checker), read together as one catalogue (by Babel). A word
-  that needs two translations gets a ``msgctxt`` in the catalogue and is shown with
-  ``pgettext(context, message)``.
+  per area (figures, explorers, checker), and a module's own messages in
+  ``locale/<lang>/<its path>.po`` (each chapter's exercises: ``exercises/ch09.po``, so
+  that a change to one re-runs only that chapter's notebook), read together as one catalogue
+  (by Babel). A word that needs two translations gets a ``msgctxt`` in the catalogue and is
+  shown with ``pgettext(context, message)``.
 - Text defined at import time and shown later (the exercises' hints and named
   mistakes) is marked with ``N_()`` where it is written and passed through
   ``_()`` where it is shown.
@@ -110,6 +112,12 @@ def read_po(path: Path) -> dict[str, tuple[str, bool]]:
     return entries
 
 
+def catalogue_files(lang: str) -> list[Path]:
+    """`lang`'s .po files: the areas' (locale/<lang>/*.po), then the modules' own (locale/<lang>/<package>/<module>.po)."""
+    folder = LOCALE / lang
+    return sorted(folder.glob("*.po")) + sorted(folder.glob("*/*.po"))
+
+
 @cache
 def catalogue(lang: str) -> dict[str, str]:
     """The usable translations (not fuzzy, not empty) for `lang`, keyed as read_po keys them;
@@ -121,11 +129,11 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def read_catalogue(lang: str) -> dict[str, tuple[str, bool]]:
-    """Every entry of `lang`'s .po files (locale/<lang>/*.po), as read_po gives them.
-    A message translated differently in two files is an error naming both."""
+    """Every entry of `lang`'s .po files (locale/<lang>/*.po and the modules' own, locale/<lang>/*/*.po),
+    as read_po gives them. A message translated differently in two files is an error naming both."""
     entries: dict[str, tuple[str, bool]] = {}
     where: dict[str, Path] = {}
-    for path in sorted((LOCALE / lang).glob("*.po")):
+    for path in catalogue_files(lang):
         for msgid, entry in read_po(path).items():
             if msgid in entries and entries[msgid][0] and entry[0] and entries[msgid][0] != entry[0]:
                 raise ValueError(

@@ -31,7 +31,11 @@ def tooling_files() -> list[Path]:
 
 def translation_files(lang: str) -> list[Path]:
     """What a language's decks are translated with: the translator, the book's and the notes' catalogues,
-    the core's catalogues (the words the scripts add); none for English."""
+    the core's area catalogues (the words the scripts add); none for English.
+
+    Not the modules' own catalogues (locale/<lang>/exercises/ch09.po): they hold only messages their
+    module marks, which reach a deck through its notebook's execution, in the deck's own digest
+    (a changed Chinese hint re-runs chapter 9, which rebuilds chapter 9's deck, not every deck)."""
     if lang == "en":
         return []
     core = ROOT / "book" / "attention_steps" / "locale" / lang

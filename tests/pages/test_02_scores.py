@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from attention_steps import projection, scores, trace_attention
-from attention_steps.examples import i_love, unequal_lengths
-from attention_steps.exercises.ch01 import YOU
+from attention_steps.examples import YOU, i_love, unequal_lengths
 from reader import notes, page, tex
 
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)

@@ -4,24 +4,50 @@ right or wrong (which entry is off, by how much, a hint), never a bare assert.
     from attention_steps.exercises import check
     check("1.1", my_Q)
 
-Each chapter registers its exercises in its own module (ch01.py, ...): an
-exercise knows how to compute its expected answer with the core, so no answer
-is typed into a notebook.
+Each chapter registers its exercises in its own module: exercise "N.k" lives in
+chNN.py (chapter 9's in ch09.py), and `check` and `solution` import only that
+module, when first asked for one of its exercises. So a notebook runs its own
+chapter's exercise module and no other (scripts/notebook_deps.py reads the ids
+of its check and solution calls to know which). An exercise knows how to
+compute its expected answer with the core, so no answer is typed into a
+notebook; the examples it reads live in attention_steps.examples.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from dataclasses import replace
 
 from ..i18n import LANGUAGES, _, current, language
-from .checking import Exercise, Feedback, Mistake, check_answer, register, registry
+from . import checking
+from .checking import Exercise, Feedback, Mistake, check_answer, register
+
+
+def module_of(exercise_id: str) -> str:
+    """The module that registers exercise `exercise_id`: "9.1" -> "attention_steps.exercises.ch09"."""
+    chapter = exercise_id.strip().partition(".")[0]
+    return f"{__name__}.ch{int(chapter):02d}" if chapter.isdecimal() else ""
+
+
+def _load(module: str) -> None:
+    try:
+        importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name != module:  # the chapter's module exists but imports something missing
+            raise
+
+
+def registry() -> dict[str, Exercise]:
+    """Every exercise of the book, by id (imports every chapter's exercise module)."""
+    for module in pkgutil.iter_modules(__path__):
+        if re.fullmatch(r"ch\d+", module.name):
+            _load(f"{__name__}.{module.name}")
+    return checking.registry()
 
 
 def _exercise(exercise_id):
-    exercises = registry()
-    known = ", ".join(sorted(exercises, key=lambda i: [int(p) for p in i.split(".")])) or "none"
     if isinstance(exercise_id, bool) or not isinstance(exercise_id, str):
         if isinstance(exercise_id, (int, float)) and not isinstance(exercise_id, bool):
             raise TypeError(
@@ -35,7 +61,12 @@ def _exercise(exercise_id):
                 value=repr(exercise_id), type=type(exercise_id).__name__
             )
         )
+    if module_of(exercise_id):
+        _load(module_of(exercise_id))
+    exercises = checking.registry()
     if exercise_id.strip() not in exercises:
+        exercises = registry()  # say which exercises there are
+        known = ", ".join(sorted(exercises, key=lambda i: [int(p) for p in i.split(".")])) or "none"
         raise KeyError(
             _("exercise_id {id} is not an exercise; known exercises: {known}").format(id=repr(exercise_id), known=known)
         )
@@ -69,9 +100,4 @@ def solution(exercise_id: str, **example):
     return exercise.expected(**inputs)
 
 
-# Register every chapter's exercises.
-for _module in pkgutil.iter_modules(__path__):
-    if _module.name.startswith("ch"):
-        importlib.import_module(f"{__name__}.{_module.name}")
-
-__all__ = ["Exercise", "Feedback", "Mistake", "check", "check_answer", "register", "registry", "solution"]
+__all__ = ["Exercise", "Feedback", "Mistake", "check", "check_answer", "module_of", "register", "registry", "solution"]

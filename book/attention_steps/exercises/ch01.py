@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..core import projection
-from ..examples import i_love
+from ..examples import YOU, i_love
 from ..i18n import N_
 from ..notation import ORIGINAL_TRANSFORMER
 from .checking import Exercise, Mistake, register
-
-# A third token "you" for exercises 1.2, 2.1 and 2.3: not in the source articles; it shares its
-# first feature with "I" ([1, 0, 1, 0]) and its last with "love" ([0, 1, 0, 1]).
-YOU = np.array([1, 0, 0, 1], dtype=float)
 
 EX = {"ex": i_love}  # the example the exercises read: check("1.1", my_V, ex=ex)
 

@@ -1,8 +1,7 @@
 """Chapter 3 (scaling by √d_k): check-yourself exercises.
 
 Exercises 3.1, 4.1 and 5.1 follow one new query through scaling, softmax and the weighted sum: a
-fourth embedding X_NEW (ours, not in the source articles) reading the "I love" example. Its scores
-differ from those of "I" and "love", so none of its results sits in a variable of the notebooks.
+fourth embedding X_NEW reading the "I love" example (both in attention_steps.examples).
 """
 
 from __future__ import annotations
@@ -11,25 +10,13 @@ import numpy as np
 
 from .. import projection, scale, scores
 from ..derivation import variance_of_dot_product
+from ..examples import X_NEW, i_love, new_scaled, new_scores
 from ..i18n import N_
-from .ch01 import EX
 from .checking import Exercise, Mistake, register
 
-# The new query's embedding: 3 × row 3 of W_Q plus row 4 (rows counted from 1).
-X_NEW = np.array([0, 0, 3, 1], dtype=float)
+EX = {"ex": i_love}  # the example the exercises read: check("3.1", my_s, ex=ex)
 # Exercises 3.2 and 3.3: the width and the components' standard deviation.
 VAR_D_K, VAR_SIGMA = 64, 2
-
-
-def new_scores(ex) -> np.ndarray:
-    """q_new Kᵀ, shape (n,): the new query against the example's keys."""
-    return scores(projection(X_NEW[None, :], ex.W_Q), projection(ex.X, ex.W_K))[0]
-
-
-def new_scaled(ex, divisor=None) -> np.ndarray:
-    """q_new Kᵀ / √d_k (or / `divisor`), shape (n,)."""
-    d_k = ex.W_Q.shape[1]
-    return scale(new_scores(ex), d_k) if divisor is None else new_scores(ex) / divisor
 
 
 register(

@@ -5,13 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import softmax
+from ..examples import i_love, new_scaled, new_scores
 from ..i18n import N_
 from ..scaling import softmax_jacobian
-from .ch01 import EX
-from .ch03 import new_scaled, new_scores
 from .checking import Exercise, Mistake, register
 
-LARGE_SCORES = (1000.0, 999.0, 998.0)  # the chapter's overflow example: exp(1000) overflows float64
+EX = {"ex": i_love}  # the example the exercises read: check("4.1", my_a, ex=ex)
 # Exercise 4.2: scores so negative that every exp underflows to 0, and the naive formula gives 0 / 0.
 SMALL_SCORES = (-1000.0, -1001.0, -1003.0)
 # Exercise 4.3: the weights a at which the Jacobian is taken.

@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import scale, scores, softmax, split_heads
+from ..examples import BERT_D_MODEL, BERT_H
 from ..heads import head_width, small_layer
 from ..i18n import N_
 from .checking import Exercise, Mistake, register
 
-# 6.1 and 6.2: BERT-base's sizes, and the length of the input of 6.2.
-BERT_D_MODEL, BERT_H, BERT_N = 768, 12, 128
+# 6.2: the length of the input (6.1 and 6.2 use BERT-base's sizes, from the examples).
+BERT_N = 128
 # 6.3: the original Transformer's sizes.
 PAPER_D_MODEL, PAPER_H = 512, 8
 # 6.4: the chapter's toy layer split into this many heads instead of its four.

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from .. import trace_attention
+from ..examples import BERT_D_MODEL, BERT_H
+from ..heads import small_layer
 from ..i18n import N_
 from ..parameters import parameter_count
-from .ch06 import BERT_D_MODEL, BERT_H, LAYER
 from .checking import Exercise, Mistake, register
+
+LAYER = {"layer": small_layer}  # the example 7.3 reads: check("7.3", ..., layer=layer)
 
 _D = BERT_D_MODEL
 
