@@ -275,7 +275,6 @@ def drive_slider(root, check, keys, click):
     assert check() == expected
 
 
-@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_dk_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "dk")
     assert_accessible(root)
@@ -303,7 +302,6 @@ def test_dk_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_temperature_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "temperature")
     assert_accessible(root)
@@ -323,7 +321,6 @@ def test_temperature_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_heads_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "heads")
     assert_accessible(root)
@@ -377,7 +374,6 @@ def test_heads_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 def test_who_attends_explorer_in_the_page(site, offline_page):
     p, root = open_explorer(site, offline_page, "who-attends")
     tokens, t = sentence_trace()
@@ -415,7 +411,6 @@ def test_who_attends_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 @pytest.mark.parametrize("kind", ["dk", "temperature", "heads", "who-attends"])
 def test_explorer_fits_a_phone_and_prints_its_figure(site, offline_page, kind):
     """At 375 px nothing overflows sideways; in print the explorer gives way to the static figure."""

@@ -24,7 +24,7 @@ import pytest
 from lab_server import jupyterlab, write_settings
 from test_explorers import explorer_page
 
-from conftest import BOOK, HTML, SETTLED, TIMEOUT_MS, OfflinePage
+from conftest import BOOK, SETTLED, TIMEOUT_MS, OfflinePage
 
 KINDS = ("dk", "temperature", "heads", "who-attends")
 HOST_CSS = Path(__file__).parent / "hosts" / "host_like.css"
@@ -204,7 +204,6 @@ def test_explorers_in_jupyterlab(browser, lab, theme):
 
 
 # ----------------------------------------------------------------------------- host-like CSS
-@pytest.mark.skipif(not (HTML / "index.html").exists(), reason="book not built")
 @pytest.mark.parametrize(
     "host",
     ["vscode-light", "vscode-dark", "colab-light", "colab-dark", "jupyterlab-light"],
