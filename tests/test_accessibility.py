@@ -131,7 +131,7 @@ def needs_book():
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("page_path", PAGES or ["(book not built)"])
-def test_page_passes_axe_in_both_modes(site, offline_page, page_path, scheme):
+def test_page_is_offline_clean_and_passes_axe_in_both_modes(site, offline_page, page_path, scheme):
     needs_book()
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: scripts/vendor_assets.py copies it from node_modules/axe-core")
@@ -160,7 +160,10 @@ def test_page_passes_axe_in_both_modes(site, offline_page, page_path, scheme):
                                            || getComputedStyle(i).filter !== 'none'))
           .map(i => i.getAttribute('src'))""")
         assert dimmed == [], f"{page_path}: figures without a white card in dark mode: {dimmed}"
-    assert p.problems == [] and p.foreign == [], (p.problems, p.foreign)
+    # The same visit makes tests/test_browser.py's offline checks (one visit per page and scheme).
+    from test_browser import assert_offline_clean
+
+    assert_offline_clean(p, f"{page_path} ({scheme})")
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

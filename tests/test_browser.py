@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from test_accessibility import PAGES as PAGES_AUDITED
 
 from conftest import HTML, LANDED, SETTLED, SLIDES, TIMEOUT_MS
 
@@ -16,10 +17,15 @@ DECKS_PUBLISHED = sorted(
     for p in folder.glob("*.html")
     if p.name != "index.html"
 )
+# The book's own pages are opened once, in tests/test_accessibility.py, for this file's checks and
+# axe's together (offline_clean below); here the rest: the slides' index pages and the speaker view.
+BOOK_PAGES = set(PAGES_AUDITED)
 PAGES = sorted(
     str(p.relative_to(HTML))
     for p in HTML.rglob("*.html")
-    if not any(part.startswith("_") for part in p.relative_to(HTML).parts) and p not in DECKS_PUBLISHED
+    if not any(part.startswith("_") for part in p.relative_to(HTML).parts)
+    and p not in DECKS_PUBLISHED
+    and str(p.relative_to(HTML)) not in BOOK_PAGES
 )
 
 
@@ -67,8 +73,16 @@ BAD_IMAGES = """() => [...document.images]
   .map(i => (i.getAttribute('src') || '').slice(0, 80) + (i.naturalWidth ? ' (no alt text)' : ' (broken)'))"""
 
 
-@pytest.mark.skipif(not PAGES, reason="book not built")
-@pytest.mark.parametrize("page_path", PAGES)
+def assert_offline_clean(p, page_path: str) -> None:
+    """The checks of an open, settled page: nothing asked of other hosts, no error, no raw TeX, every
+    image loaded and described."""
+    assert p.foreign == [], f"{page_path} asked other hosts for: {p.foreign}"
+    assert p.problems == [], f"{page_path}: {p.problems}"
+    assert p.page.evaluate(RAW_TEX) == [], f"{page_path} shows unrendered TeX"
+    assert p.page.evaluate(BAD_IMAGES) == [], f"{page_path} has broken or undescribed images"
+
+
+@pytest.mark.parametrize("page_path", PAGES or ["(book not built)"])
 def test_page_is_offline_clean(site, offline_page, page_path):
     p = offline_page()
     p.page.goto(f"{site}/{page_path}", wait_until="load")
@@ -79,7 +93,4 @@ def test_page_is_offline_clean(site, offline_page, page_path):
     p.page.wait_for_function(MATHJAX_STARTED, timeout=TIMEOUT_MS)
     p.page.evaluate(WAIT_FOR_MATH)
     p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
-    assert p.foreign == [], f"{page_path} asked other hosts for: {p.foreign}"
-    assert p.problems == [], f"{page_path}: {p.problems}"
-    assert p.page.evaluate(RAW_TEX) == [], f"{page_path} shows unrendered TeX"
-    assert p.page.evaluate(BAD_IMAGES) == [], f"{page_path} has broken or undescribed images"
+    assert_offline_clean(p, page_path)
