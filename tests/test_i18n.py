@@ -73,19 +73,30 @@ def test_complete_catalogue_has_no_untranslated_or_fuzzy_message(doc):
     assert not missing, f"{doc}: untranslated messages: {missing[:3]}"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def english_messages(tmp_path_factory):
-    """The messages of the current English text, extracted by Sphinx's gettext builder (into this
-    test run's own folder: parallel workers each extract their own)."""
-    out = tmp_path_factory.mktemp("messages") / "gettext"
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
+    """The messages of the current English text, extracted by Sphinx's gettext builder once per test
+    run: into this run's own folder, shared by its parallel workers, the first of which extracts
+    while the others wait on a lock (each extracting its own cost a whole Sphinx build)."""
+    import fcntl
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # this run's folder
+    out = shared / "english-messages" / "gettext"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (out.parent / "done").exists():
+            result = subprocess.run(
+                [sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext", str(out)],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert result.returncode == 0, result.stdout + result.stderr
+            (out.parent / "done").write_text("extracted\n")
     return out
 
 
