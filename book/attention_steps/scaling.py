@@ -116,6 +116,34 @@ def _components(d_k: int, n_keys: int, n_queries: int, seed: int):
         yield q_c, rng.standard_normal((n_queries, n_keys))
 
 
+def _scores_and_key_grams(d_k: int, n_keys: int, n_queries: int, seed: int, block: int = 64):
+    """One pass over `_components`: the raw scores q·k_j (n_queries, n_keys) and every query's key
+    Gram matrix K Kᵀ (n_queries, n_keys, n_keys), K its n_keys keys as rows: all that ‖J K‖_F needs.
+
+    Components are gathered `block` at a time so that each block is two batched matrix products;
+    memory stays O(n_queries · n_keys · block) for any d_k."""
+    raw = np.zeros((n_queries, n_keys))
+    gram = np.zeros((n_queries, n_keys, n_keys))
+    q_block = np.empty((n_queries, 1, block))
+    k_block = np.empty((n_queries, block, n_keys))  # k_block[:, c] is component c of every key
+    filled = 0
+    for q_c, k_c in _components(d_k, n_keys, n_queries, seed):
+        q_block[:, 0, filled], k_block[:, filled] = q_c[:, 0], k_c
+        filled += 1
+        if filled == block:
+            _add_block(raw, gram, q_block, k_block)
+            filled = 0
+    if filled:
+        _add_block(raw, gram, q_block[:, :, :filled], k_block[:, :filled])
+    return raw, gram
+
+
+def _add_block(raw, gram, q, k):
+    """raw += Σ_c q_c k_c and gram += Σ_c k_c k_cᵀ over a block of components c."""
+    raw += (q @ k)[:, 0]
+    gram += k.transpose(0, 2, 1) @ k
+
+
 def saturation(
     d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0
 ) -> Saturation:
@@ -127,18 +155,18 @@ def saturation(
     Gradient sizes are taken with respect to the raw scores (`raw_score_jacobian`)
     and to the query (`query_jacobian`), one per query.
     """
-    d_k = positive_int("d_k", d_k)
-    n_keys = positive_int("n_keys", n_keys)
+    return strategy_sweep([d_k], n_keys=n_keys, n_queries=n_queries, seed=seed, strategies=[strategy])[strategy][0]
+
+
+def _saturation(d_k: int, strategy: str, raw: np.ndarray, gram: np.ndarray) -> Saturation:
+    """`saturation` from the draws: raw (n_queries, n_keys) = q·k_j and gram = every query's K Kᵀ."""
+    n_queries, n_keys = raw.shape
     c = divisor(d_k, strategy)
-    raw = score_samples(d_k, n_keys=n_keys, n_queries=n_queries, seed=seed)  # (n_queries, n_keys): q·k_j
     scaled = raw / c
     A = softmax(scaled)
     jac = A[:, :, None] * (np.eye(n_keys) - A[:, None, :]) / c  # ∂a/∂(q·k) = (diag(a) − a aᵀ) / c, every query at once
-    # ‖J K / c‖_F² = Σ over components of ‖(J / c) k_c‖²: a second pass over the same draws keeps
-    # memory at O(n_queries · n_keys²) for any d_k.
-    query_sq = np.zeros(n_queries)
-    for _, k_c in _components(d_k, n_keys, n_queries, seed):
-        query_sq += (np.einsum("qij,qj->qi", jac, k_c) ** 2).sum(axis=1)
+    # ‖(J / c) K‖_F² = trace((J / c) K Kᵀ (J / c)ᵀ): the Gram matrix stands in for K, whose size grows with d_k.
+    query_sq = np.einsum("qij,qjk,qik->q", jac, gram, jac)
     top = np.sort(scaled, axis=1)
     return Saturation(
         d_k=d_k,
@@ -211,13 +239,24 @@ def dot_product_variance_mc(d_k: int, *, n_samples: int = 100_000, seed: int = 0
     return dot_product_variance_estimate(d_k, n_samples=n_samples, seed=seed).estimate
 
 
-def strategy_sweep(d_k_values, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> dict[str, list[Saturation]]:
-    """`saturation` for every strategy at every d_k: {strategy: [Saturation per d_k]}."""
+def strategy_sweep(
+    d_k_values, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, strategies=tuple(STRATEGIES)
+) -> dict[str, list[Saturation]]:
+    """`saturation` for every strategy at every d_k: {strategy: [Saturation per d_k]}.
+
+    The strategies share one draw per d_k (they differ only in the divisor), as `saturation`
+    calls with the same seed would."""
     d_k_values = [positive_int("d_k", d) for d in d_k_values]
-    return {
-        strategy: [saturation(d, strategy, n_keys=n_keys, n_queries=n_queries, seed=seed) for d in d_k_values]
-        for strategy in STRATEGIES
-    }
+    n_keys = positive_int("n_keys", n_keys)
+    n_queries = positive_int("n_queries", n_queries)
+    for strategy in strategies:
+        divisor(1, strategy)  # the clear error for an unknown strategy, before any drawing
+    sweep = {strategy: [] for strategy in strategies}
+    for d in d_k_values:
+        raw, gram = _scores_and_key_grams(d, n_keys, n_queries, seed)
+        for strategy in strategies:
+            sweep[strategy].append(_saturation(d, strategy, raw, gram))
+    return sweep
 
 
 def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> np.ndarray:
@@ -229,13 +268,10 @@ def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int
     d_k = positive_int("d_k", d_k)
     n_keys = positive_int("n_keys", n_keys)
     n_queries = positive_int("n_queries", n_queries)
-    raw = np.zeros((n_queries, n_keys))
-    # One component at a time: memory stays O(n_queries · n_keys) for any d_k, and
+    # Component by component (`_components`): memory stays O(n_queries · n_keys) for any d_k, and
     # component c is drawn the same way for every d_k > c, so a larger d_k adds
     # components to the same draw rather than drawing afresh.
-    for q_c, k_c in _components(d_k, n_keys, n_queries, seed):
-        raw += q_c * k_c
-    return raw
+    return _scores_and_key_grams(d_k, n_keys, n_queries, seed)[0]
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from ..scaling import (
     entropy,
     histogram,
     raw_gradient_size,
-    saturation,
     score_samples,
+    strategy_sweep,
     with_temperature,
 )
 
@@ -69,7 +69,7 @@ def weight_numbers(a, c: float = 1.0) -> dict[str, float]:
 
 # ----------------------------------------------------------------------------- d_k
 def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_values=D_K_VALUES) -> dict:
-    """Every (d_k, strategy) state of the d_k explorer, from `saturation` and `score_samples`.
+    """Every (d_k, strategy) state of the d_k explorer, from `strategy_sweep` and `score_samples`.
 
     Returns a dict (JSON-ready): `d_k` (the slider's values), `strategies`
     (key, label), `raw[i]` (histogram of the raw scores q·k at d_k[i] on a window
@@ -80,12 +80,13 @@ def dk_states(*, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, d_k_valu
     """
     d_k_values = [positive_int("d_k", d) for d in d_k_values]
     raw, states = [], {s: [] for s in STRATEGIES}
-    for d_k in d_k_values:
+    sweep = strategy_sweep(d_k_values, n_keys=n_keys, n_queries=n_queries, seed=seed)
+    for i, d_k in enumerate(d_k_values):
         samples = score_samples(d_k, n_keys=n_keys, n_queries=n_queries, seed=seed)
         h = histogram(samples, limit=4 * math.sqrt(d_k), bins=BINS)
         raw.append(_hist(h) | {"std": rounded(samples.std())})
         for strategy in STRATEGIES:
-            sat = saturation(d_k, strategy, n_keys=n_keys, n_queries=n_queries, seed=seed)
+            sat = sweep[strategy][i]
             scaled = samples / divisor(d_k, strategy)
             states[strategy].append(
                 {
