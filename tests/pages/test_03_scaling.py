@@ -10,12 +10,12 @@ import re
 import numpy as np
 import pytest
 
-from attention_steps import softmax, trace_attention
+from attention_steps import trace_attention
 from attention_steps.examples import i_love
 from attention_steps.exercises import solution
 from attention_steps.explorers.data import D_K_VALUES, dk_states
 from attention_steps.notation import bmatrix
-from attention_steps.scaling import STRATEGIES, saturation, score_samples, settles_below, strategy_sweep
+from attention_steps.scaling import STRATEGIES, saturation, settles_below, strategy_sweep
 from reader import code, note_cells, page, prose
 
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
@@ -116,8 +116,11 @@ def test_chapter_3_gradient_comparison_matches_the_core(ch3_sweep):
 
 
 # ----------------------------------------------------------------------------- claims beyond this sample
-def big_run(d_k, strategy):
-    return saturation(d_k, strategy, n_keys=N_KEYS, n_queries=BIG, seed=1)
+@pytest.fixture(scope="module")
+def big():
+    """The independent, larger sample: {strategy: {d_k: Saturation}} at the d_k the claims name."""
+    sweep = strategy_sweep([16, 64, 128, 256, 512, 1024], n_keys=N_KEYS, n_queries=BIG, seed=1)
+    return {s: {r.d_k: r for r in runs} for s, runs in sweep.items()}
 
 
 def test_chapter_3_monte_carlo_bound_is_not_rounded_down():
@@ -131,7 +134,7 @@ def test_chapter_3_monte_carlo_bound_is_not_rounded_down():
     assert shown >= worst, (shown, worst)
 
 
-def test_chapter_3_crossings_are_placed_between_two_d_k_and_hold_beyond_this_sample():
+def test_chapter_3_crossings_are_placed_between_two_d_k_and_hold_beyond_this_sample(big):
     """The sweep doubles d_k, so it can only say the unscaled median drops below ÷√d_k's between 64 and
     128 (the old text said "from 128 on"; with more samples the crossing is near 80), and below ÷d_k's
     between 256 and 512. Both brackets hold in an independent, larger sample."""
@@ -139,12 +142,12 @@ def test_chapter_3_crossings_are_placed_between_two_d_k_and_hold_beyond_this_sam
     crossing = "between \\(d_k\\) = 64 and 128 the unscaled median gradient drops below"
     assert crossing in chapter.section("no-scaling").text.lower()
     assert "between \\(d_k\\) = 256 and 512 in this sweep" in chapter.section("divide-by-d-k").text
-    med = {(d, s): big_run(d, s).median_gradient for d in (64, 128, 256, 512) for s in ("none", "sqrt_d_k", "d_k")}
+    med = {(d, s): big[s][d].median_gradient for d in (64, 128, 256, 512) for s in ("none", "sqrt_d_k", "d_k")}
     assert med[64, "none"] > med[64, "sqrt_d_k"] and med[128, "none"] < med[128, "sqrt_d_k"]
     assert med[256, "none"] > med[256, "d_k"] and med[512, "none"] < med[512, "d_k"]
 
 
-def test_chapter_3_sqrt_largest_weight_settles_within_the_stated_bound():
+def test_chapter_3_sqrt_largest_weight_settles_within_the_stated_bound(big):
     """ "From d_k = 16 on it stays within X of its value at 1024": true in the chapter's sample and in a
     larger one (the old X, 0.003, held in the chapter's 1000 queries only: at d_k = 16 the average is
     about 0.356 against 0.361)."""
@@ -154,20 +157,16 @@ def test_chapter_3_sqrt_largest_weight_settles_within_the_stated_bound():
         d: saturation(d, "sqrt_d_k", n_keys=N_KEYS, n_queries=N_QUERIES).mean_max_weight for d in (16, 32, 64, 1024)
     }
     assert max(abs(sweep[d] - sweep[1024]) for d in (16, 32, 64)) < bound
-
-    def mean_max_weight(d):  # the larger sample, without the query gradients `saturation` also computes
-        return float(softmax(score_samples(d, n_keys=N_KEYS, n_queries=BIG, seed=1) / np.sqrt(d)).max(axis=-1).mean())
-
-    assert abs(mean_max_weight(16) - mean_max_weight(1024)) < bound
+    assert abs(big["sqrt_d_k"][16].mean_max_weight - big["sqrt_d_k"][1024].mean_max_weight) < bound
 
 
-def test_chapter_3_spread_and_near_tie_claims_hold(ch3_sweep):
+def test_chapter_3_spread_and_near_tie_claims_hold(ch3_sweep, big):
     """At d_k = 64: "a quarter of the unscaled queries ... less than a tenth of what ÷√d_k gives nearly
     every query" (25th percentile against a tenth of ÷√d_k's 5th); "the mean is carried by near-ties"
     (their share of the gradient at least twice their share of the queries), also at 1024 ("carried by
     the few near-ties"); "÷ d_k ... N times below". In the chapter's sample and in a larger one."""
     at = {s: {r.d_k: r for r in runs} for s, runs in ch3_sweep.items()}
-    for runs in (at, {s: {d: big_run(d, s) for d in (64, 1024)} for s in ("none", "sqrt_d_k")}):
+    for runs in (at, big):
         assert runs["none"][64].gradient_percentile(25) < 0.1 * runs["sqrt_d_k"][64].gradient_percentile(5)
         for d in (64, 1024):
             queries, share = runs["none"][d].near_tie_share(1.0)
