@@ -149,9 +149,8 @@ SLIDERS_REDRAW = """async (bound) => {
 # measured as its box's screen width over its layout width, so reveal's scale and any zoom count;
 # SVG text: size × its screen transform), the slide's own zoom (`data-fit`), and its title.
 # Math is measured at the size of its main line: MathJax sets sub- and superscripts at 70 %.
-# `shot(k)` (a Python callback, optional) takes a screenshot of slide k. With `audit` true, axe-core
-# audits each slide while it is shown (its serious and critical violations, per slide).
-WALK = """async (audit) => {
+# `shot(k)` (a Python callback, optional) takes a screenshot of slide k.
+WALK = """async () => {
   Reveal.configure({transition: 'none'});
   const out = [];
   const scaleOf = el => { for (let e = el; e; e = e.parentElement) {
@@ -209,13 +208,6 @@ WALK = """async (audit) => {
       titleStyle: heading ? [getComputedStyle(heading).fontSize, getComputedStyle(heading).color] : null,
       text: s.textContent.replace(/\\s+/g, ' ').trim().slice(0, 80),
     });
-    if (audit) {  // axe skips what is hidden, and reveal hides every slide but the current one
-      const result = await axe.run(s, {resultTypes: ['violations']});
-      out[out.length - 1].violations = result.violations
-        .filter(v => v.impact === 'serious' || v.impact === 'critical')
-        .map(v => `slide ${k + 1}: ${v.impact} ${v.id} (${v.help}): ` +
-          v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' -> ' + (n.failureSummary || '').replace(/\\s+/g, ' ')).join(' | '));
-    }
     if (window.shot) await window.shot(k + 1);
   }
   return out;
@@ -282,20 +274,73 @@ SCHEME_RULES = """() => {
 }"""
 
 
-def audit_deck(p, deck: str) -> list[dict]:
-    """axe on the deck as it opens (the first slide and the page's own parts), then, for a chapter
-    deck, the walk through every slide (WALK) with each slide audited while shown. Returns the walk."""
+# reveal.js's print layout (`?print-pdf`, what the handouts print) lays every slide out at once, one
+# page each, its fragments shown; the presenting view hides all slides but the current one, and axe
+# skips what is hidden. So one axe run over the print layout audits every slide.
+# A page of that layout clips what runs past its bottom (the handouts fit each slide to its page
+# first), and axe skips what is clipped: UNCLIP grows every page to hold its whole slide.
+PRINT_LAYOUT = "document.querySelectorAll('.reveal .pdf-page').length > 0"
+UNCLIP = """() => {
+  for (const page of document.querySelectorAll('.reveal .pdf-page')) {
+    const slide = page.querySelector(':scope > section');
+    const need = slide.offsetTop + slide.scrollHeight;
+    if (need > page.clientHeight) page.style.height = `${need}px`;
+  }
+}"""
+
+
+def open_print_layout(offline_page, slides_url, deck, **options):
+    p = offline_page(viewport={"width": 1280, "height": 720}, **options)
+    p.page.goto(f"{slides_url}/{deck}.html?print-pdf", wait_until="load")
+    p.page.wait_for_function(PRINT_LAYOUT, timeout=TIMEOUT_MS)
+    p.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
+    p.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
+    p.page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    return p
+
+
+def audit_deck(p, offline_page, slides_url, deck: str, **options) -> None:
+    """axe on the deck as it opens in `p` (the first slide and the page's own parts: controls,
+    progress bar), then on every slide at once in its print layout, opened with `options`."""
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: scripts/vendor_assets.py copies it from node_modules/axe-core")
     p.page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     violations = p.page.evaluate(RUN_AXE)
     assert violations == [], f"{deck}:\n" + "\n".join(violations)
     if deck.endswith("course"):  # the course deck repeats the chapters' slides
-        return []
-    slides = p.page.evaluate(WALK, True)
-    found = [v for s in slides for v in s["violations"]]
-    assert found == [], f"{deck}:\n" + "\n".join(found)
-    return slides
+        return
+    printed = open_print_layout(offline_page, slides_url, deck, **options)
+    printed.page.evaluate(UNCLIP)
+    violations = printed.page.evaluate(RUN_AXE)
+    assert violations == [], f"{deck}, print layout:\n" + "\n".join(violations)
+    assert printed.problems == [] and printed.foreign == [], (printed.problems, printed.foreign)
+
+
+# A low-contrast paragraph appended to every slide of the print layout: the audit must find each one.
+CANARIES = """() => {
+  const sections = [...document.querySelectorAll('.reveal .pdf-page > section')];
+  sections.forEach((s, i) => { const p = document.createElement('p'); p.className = `canary-${i}`;
+    p.textContent = 'canary'; p.style.color = '#f4f4f4'; s.appendChild(p); });
+}"""
+FOUND_CANARIES = """async () => {
+  const sections = document.querySelectorAll('.reveal .pdf-page > section');
+  const result = await axe.run(document, {runOnly: ['color-contrast']});
+  const found = new Set(result.violations.flatMap(v => v.nodes.map(n => n.target.join(' ')))
+    .flatMap(t => (t.match(/canary-\\d+/g) || [])));
+  return {slides: sections.length, found: found.size};
+}"""
+
+
+def test_one_audit_of_the_print_layout_sees_every_slide(slides_url, offline_page):
+    """What makes one audit per deck enough: every slide is in the print layout, and axe audits each
+    (a low-contrast line put on every slide is found on every slide)."""
+    deck = "03_scaling"  # the deck with the most slides and explorers
+    printed = open_print_layout(offline_page, slides_url, deck)
+    printed.page.evaluate(CANARIES)  # at the end of each slide: below the page's bottom on the longest ones
+    printed.page.evaluate(UNCLIP)
+    seen = printed.page.evaluate(FOUND_CANARIES)
+    assert seen["slides"] >= expected(deck), f"{deck}: {seen['slides']} slides in the print layout"
+    assert seen["found"] == seen["slides"], f"axe saw {seen['found']} of {seen['slides']} slides"
 
 
 @pytest.mark.parametrize("deck", DECKS)
@@ -328,8 +373,9 @@ def test_deck_in_the_room(slides_url, offline_page, deck):
     assert p.page.evaluate(RAW_TEX) == [], f"{deck} shows unrendered TeX"
     assert widgets["drawn"] == widgets["views"], f"{deck}: {widgets['views'] - widgets['drawn']} explorers not drawn"
 
-    slides = audit_deck(p, deck)
-    if slides:
+    audit_deck(p, offline_page, slides_url, deck)
+    if not deck.endswith("course"):  # the course deck repeats the chapters' slides
+        slides = p.page.evaluate(WALK)
         assert len(slides) == expected(deck)
         small = [(s["slide"], s["smallest"]) for s in slides if s["smallest"]["px"] < SMALLEST_PX]
         assert small == [], f"{deck}: text below {SMALLEST_PX} px on screen at 1280 × 720 (slide, size, text)"
@@ -350,7 +396,7 @@ def test_deck_in_the_room(slides_url, offline_page, deck):
     if p.page.evaluate(SCHEME_RULES):  # the deck changes with the reader's scheme: audit it in dark too
         dark = open_deck(offline_page, slides_url, deck, color_scheme="dark")
         dark.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
-        audit_deck(dark, deck)
+        audit_deck(dark, offline_page, slides_url, deck, color_scheme="dark")
         assert dark.problems == [] and dark.foreign == [], (dark.problems, dark.foreign)
 
 
