@@ -26,7 +26,7 @@ from attention_steps import causal_mask, i18n, softmax, softmax_naive
 from attention_steps.examples import YOU, i_love
 from attention_steps.exercises import ch08, check, registry, solution
 from attention_steps.exercises.ch11 import EX_SCORES
-from attention_steps.exercises.checking import Exercise
+from attention_steps.exercises.checking import Exercise, check_answer
 from attention_steps.i18n import _, language
 from attention_steps.sentence import sentence_trace
 
@@ -748,3 +748,60 @@ def test_feedback_carries_every_language_for_the_books_editions():
         assert check("1.1", [[1, 0, 1], [0, 1, 1]])._repr_mimebundle_()[1][METADATA_KEY]["text/plain"]["en"] == str(
             feedback
         )
+
+
+# ------------------------------------------------------------------ issue 21's review: the checker's wording
+@pytest.mark.parametrize(
+    ("shape", "words"),
+    [
+        ((2, 3), "a 2 × 3 matrix (2 rows of 3 numbers)"),
+        ((1, 6), "a 1 × 6 matrix (1 row of 6 numbers)"),
+        ((6, 1), "a 6 × 1 matrix (6 rows of 1 number)"),
+        ((8, 6), "an 8 × 6 matrix (8 rows of 6 numbers)"),
+        ((11, 2), "an 11 × 2 matrix (11 rows of 2 numbers)"),
+        ((18, 3), "an 18 × 3 matrix"),
+        ((80, 4), "an 80 × 4 matrix"),
+        ((83, 4), "an 83 × 4 matrix"),
+        ((800, 4), "an 800 × 4 matrix"),
+        ((11000, 4), "an 11000 × 4 matrix"),
+        ((18000, 4), "an 18000 × 4 matrix"),
+        ((8000000, 4), "an 8000000 × 4 matrix"),
+        ((110, 4), "a 110 × 4 matrix"),
+        ((180, 4), "a 180 × 4 matrix"),
+        ((1100, 4), "a 1100 × 4 matrix"),
+        ((1, 1), "a 1 × 1 matrix (1 row of 1 number)"),
+        ((1,), "a list of 1 number"),
+        ((3,), "a list of 3 numbers"),
+        ((), "one number"),
+    ],
+)
+def test_a_shape_is_said_with_the_right_article_and_plurals(shape, words):
+    from attention_steps.exercises.checking import _shape_words
+
+    assert _shape_words(shape).startswith(words), _shape_words(shape)
+    with language("zh_CN"):
+        said = _shape_words(shape)
+        assert CJK.search(said) and "{" not in said, said
+
+
+def test_chinese_shapes_need_no_plural_forms():
+    from attention_steps.exercises.checking import _shape_words
+
+    with language("zh_CN"):
+        assert _shape_words((1, 6)) == "一个 1 × 6 的矩阵（1 行，每行 6 个数）"
+        assert _shape_words((8, 1)) == "一个 8 × 1 的矩阵（8 行，每行 1 个数）"
+        assert _shape_words((1,)) == "一个含 1 个数的列表"
+
+
+def test_two_entries_are_both_one_entry_is_its_one():
+    assert str(check("11.1", solution("11.1"))).startswith("Correct: both entries match")
+    assert str(check_answer([1.0], [1.0])).startswith("Correct: its one entry matches")
+    assert str(check_answer([1, 2, 3], [1, 2, 3])).startswith("Correct: all 3 entries match")
+    assert str(check_answer([5.0, 5.0], [1.0, 2.0])).startswith("Not quite: both entries are off.")
+    with language("zh_CN"):
+        assert str(check("11.1", solution("11.1"))).startswith("正确：两个元素都")
+
+
+def test_a_ragged_row_of_one_entry_is_singular():
+    feedback = str(check("1.1", [[1, 0, 1], [0]]))
+    assert "[1] has 1 entry" in feedback and "[0] has 3 entries" in feedback, feedback

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 
 import numpy as np
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..palette import OKABE_ITO
 
 _REGISTRY: dict[str, Exercise] = {}
@@ -300,16 +300,35 @@ def _problem(value, name: str, path: str = "") -> str | None:
 def _row_length(path: str, row, shape: tuple) -> str:
     if not shape:
         return _("{path} has one number").format(path=path)
-    return (_("{path} has 1 entry") if len(row) == 1 else _("{path} has {n} entries")).format(path=path, n=len(row))
+    return ngettext("{path} has {n} entry", "{path} has {n} entries", len(row)).format(path=path, n=len(row))
+
+
+def _says_an(n: int) -> bool:
+    """Whether the English number `n` is said with a vowel first (eight, eleven, eighteen, eighty, eight
+    hundred, eleven thousand …), so that it takes "an": its leading group of three digits is 8…, 11 or 18."""
+    digits = str(abs(int(n)))
+    lead = digits[: len(digits) % 3 or 3]
+    return lead.startswith("8") or lead in ("11", "18")
 
 
 def _shape_words(shape: tuple[int, ...]) -> str:
     if shape == ():
         return _("one number")
     if len(shape) == 1:
-        return (_("a list of 1 number") if shape[0] == 1 else _("a list of {n} numbers")).format(n=shape[0])
+        return ngettext("a list of {n} number", "a list of {n} numbers", shape[0]).format(n=shape[0])
     if len(shape) == 2:
-        return _("a {rows} × {cols} matrix ({rows} rows of {cols} numbers)").format(rows=shape[0], cols=shape[1])
+        rows, cols = shape
+        message = (
+            _("an {rows} × {cols} matrix ({row_count} of {row_length})")
+            if _says_an(rows)
+            else _("a {rows} × {cols} matrix ({row_count} of {row_length})")
+        )
+        return message.format(
+            rows=rows,
+            cols=cols,
+            row_count=ngettext("{n} row", "{n} rows", rows).format(n=rows),
+            row_length=ngettext("{n} number", "{n} numbers", cols).format(n=cols),
+        )
     return _("an array of shape {shape}").format(shape=shape)
 
 
@@ -390,9 +409,13 @@ def check_answer(
     if _same(got, want, atol):
         if want.ndim == 0:
             return Feedback(True, (_("Correct: the value matches to within {atol}.").format(atol=f"{atol:g}"),))
-        return Feedback(
-            True, (_("Correct: all {n} entries match to within {atol}.").format(n=want.size, atol=f"{atol:g}"),)
-        )
+        if want.size == 1:
+            message = _("Correct: its one entry matches to within {atol}.")
+        elif want.size == 2:
+            message = _("Correct: both entries match to within {atol}.")
+        else:
+            message = _("Correct: all {n} entries match to within {atol}.")
+        return Feedback(True, (message.format(n=want.size, atol=f"{atol:g}"),))
     named = [
         mistake
         for mistake, wrong in mistakes
@@ -447,6 +470,8 @@ def check_answer(
         first = _("Not quite.")
     elif want.size == 1:
         first = _("Not quite: 1 of 1 entry is off.")
+    elif want.size == 2 and n_off == 2:
+        first = _("Not quite: both entries are off.")
     elif n_off == 1:
         first = _("Not quite: 1 of {size} entries is off.").format(size=want.size)
     else:
