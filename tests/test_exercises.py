@@ -196,6 +196,8 @@ def _a_wrong_answer_gets_a_direction_and_no_expected_value(exercise_id, lang, da
     scale = max(float(np.abs(want).max()), 1.0)
     noise = data.draw(st.lists(st.floats(-3, 3, allow_nan=False), min_size=want.size, max_size=want.size))
     got = want + np.reshape(noise, want.shape) * scale
+    if exercise.whole:  # a count: a fraction is refused before any comparison (test_a_count_with_a_fraction_…)
+        got = np.round(got)
     off = ~np.isclose(got, want, rtol=1e-9, atol=exercise.atol)
     feedback = check(exercise_id, got)
     if not off.any():
@@ -281,7 +283,6 @@ def test_an_unusable_example_is_explained():
 @pytest.mark.parametrize(
     ("answer", "words"),
     [
-        ("1024", "the string '1024'"),
         (True, "the boolean True"),
         ([[1, 0, 1], [0, 1]], "ragged list"),
         ([[1, 0, "1"], [0, 1, 0]], "the string '1' at [0][2]"),
@@ -481,6 +482,8 @@ def test_ch01_02_a_wrong_entry_is_named(exercise, data):
     answer = np.array(RIGHT[exercise], dtype=float)
     index = tuple(data.draw(st.integers(0, size - 1)) for size in answer.shape)
     delta = data.draw(st.sampled_from([-3.0, -1.0, 1.5, 2.0]))  # beyond every tolerance
+    if registry()[exercise].whole:  # a count (1.3): a whole number off, not a fraction (refused as such)
+        delta = float(np.ceil(delta))
     answer[index] += delta
     feedback = check(exercise, answer)
     assert not feedback.ok
@@ -672,7 +675,8 @@ def test_in_chinese_a_wrong_entry_is_named_with_its_direction():
 def test_in_chinese_bad_input_and_a_changed_example_are_explained():
     ex = i_love()
     with language("zh_CN"):
-        assert str(check("1.1", "1024")).startswith("不是数：你的答案（V）是字符串 '1024'")
+        assert str(check("1.3", "1024")).startswith("不是数：你的答案（权重参数的个数）是字符串 '1024'")
+        assert str(check("1.1", "1024")).startswith("不是矩阵：你的答案（V）是字符串 '1024'；V 应当是一个 2 × 3 的矩阵")
         assert "在 [0][2] 处是布尔值 True" in str(check("1.1", [[1, 0, True], [0, 1, 0]]))
         assert "参差不齐" in str(check("1.1", [[1, 0, 1], [0, 1]]))
         assert "应当是一个 2 × 3 的矩阵" in str(check("1.1", np.zeros((3, 2))))
@@ -805,3 +809,86 @@ def test_two_entries_are_both_one_entry_is_its_one():
 def test_a_ragged_row_of_one_entry_is_singular():
     feedback = str(check("1.1", [[1, 0, 1], [0]]))
     assert "[1] has 1 entry" in feedback and "[0] has 3 entries" in feedback, feedback
+
+
+def test_a_number_typed_as_a_string_is_told_to_drop_the_quotes():
+    feedback = str(check("1.3", "1024"))
+    assert feedback.startswith("Not a number: your answer (the number of weights) has the string '1024'"), feedback
+    assert "write the number itself, without quotes" in feedback
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "words"),
+    [
+        ("1.1", "1024", ["Not a matrix: your answer (V) is the string '1024'", "V should be a 2 × 3 matrix"]),
+        ("1.1", "[[1, 0, 1], [0, 1, 1]]", ["Not a matrix", "the string '[[1, 0, 1], [0, 1, 1]]'", "list of rows"]),
+        ("4.2", "0.6 0.2 0.2", ["Not a list of numbers", "the string '0.6 0.2 0.2'", "a list of 3 numbers"]),
+    ],
+)
+def test_a_matrix_typed_as_a_string_is_told_a_matrix_is_expected(exercise_id, answer, words):
+    feedback = check(exercise_id, answer)
+    assert not feedback.ok
+    for word in words:
+        assert word in str(feedback), str(feedback)
+    assert "write the number itself" not in str(feedback)
+
+
+WHOLE = ["1.3", "6.1", "6.2", "7.1", "7.2", "8.3", "9.3", "10.1", "11.4"]
+
+
+def test_the_exercises_that_count_are_marked_whole():
+    assert sorted(i for i in EXERCISES if registry()[i].whole) == sorted(WHOLE)
+    for exercise_id in WHOLE:  # their answers are whole numbers, so the refusal never refuses the answer
+        want = np.asarray(solution(exercise_id), dtype=float)
+        np.testing.assert_array_equal(want, np.round(want))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("exercise_id", WHOLE)
+def test_a_count_with_a_fraction_is_refused_as_such(exercise_id, lang):
+    want = np.asarray(solution(exercise_id), dtype=float)
+    near = want.copy()
+    near.flat[-1] += 0.4  # within the tolerance of 0.5: it used to pass
+    with language(lang):
+        feedback = check(exercise_id, near)
+        assert not feedback.ok, str(feedback)
+        assert str(feedback).startswith({"en": "Not a whole number", "zh_CN": "不是整数"}[lang]), str(feedback)
+        assert not leaked(exercise_id, near), str(feedback)
+        assert check(exercise_id, want + 0.0).ok  # a float that is whole is fine
+
+
+def test_9_3_refuses_130816_4():
+    feedback = str(check("9.3", 130816.4))
+    assert "Not a whole number" in feedback and "130,816.4" in feedback and "a count is a whole number" in feedback
+    assert "130,816 " not in feedback + " " and "130816 " not in feedback + " "
+
+
+WEIGHTS = ["4.1", "4.2", "5.3", "6.4", "9.1", "10.2"]
+
+
+def test_the_exercises_on_weights_are_marked():
+    assert sorted(i for i in EXERCISES if registry()[i].weights) == sorted(WEIGHTS)
+    for exercise_id in WEIGHTS:
+        want = np.asarray(solution(exercise_id), dtype=float)
+        assert ((want >= 0) & (want <= 1)).all()
+
+
+@pytest.mark.parametrize("exercise_id", WEIGHTS)
+def test_a_weight_outside_0_1_is_told_the_range(exercise_id):
+    want = np.asarray(solution(exercise_id), dtype=float)
+    for value, words, chinese in (
+        (
+            25,
+            "is 25: too big for a weight, which always lies between 0 and 1",
+            "是 25：作为权重太大了，权重总在 0 到 1 之间",
+        ),
+        (-0.5, "is -0.5: too small for a weight, which always lies between 0 and 1", "作为权重太小了"),
+    ):
+        wrong = want.copy()
+        wrong.flat[0] = value
+        assert words in str(check(exercise_id, wrong)), str(check(exercise_id, wrong))
+        with language("zh_CN"):
+            assert chinese in str(check(exercise_id, wrong)), str(check(exercise_id, wrong))
+    inside = want.copy()
+    inside.flat[0] = 0.999 if inside.flat[0] < 0.9 else 0.001  # a weight, just the wrong one: no range
+    assert "between 0 and 1" not in str(check(exercise_id, inside))
