@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from attention_steps import causal_mask, i18n, softmax, softmax_naive
 from attention_steps.examples import YOU, i_love
-from attention_steps.exercises import ch08, check, registry, solution
+from attention_steps.exercises import ch08, check, checking, registry, solution
 from attention_steps.exercises.ch11 import EX_SCORES
 from attention_steps.exercises.checking import Exercise, check_answer
 from attention_steps.i18n import _, language
@@ -94,6 +94,14 @@ def wrong_answers(exercise_id: str) -> list[np.ndarray]:
     return [a for a in answers if not check(exercise_id, a).ok]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kernel():
+    """Each test starts as a fresh kernel does: no exercise has had a wrong try (the hint waits for a second)."""
+    checking.reset_tries()
+    yield
+    checking.reset_tries()
+
+
 def test_every_chapter_has_at_least_two_exercises():
     per_chapter = {}
     for exercise_id in EXERCISES:
@@ -123,10 +131,13 @@ def test_every_listed_mistake_is_named(exercise_id):
     assert exercise.mistakes, f"exercise {exercise_id} names no common mistake"
     for mistake in exercise.mistakes:
         wrong = mistake.answer(**exercise.book_inputs())
+        checking.reset_tries()
         feedback = check(exercise_id, wrong)
         assert not feedback.ok, f"{exercise_id}: the mistake {mistake.what!r} gives the right answer"
         assert f"answer you get when you {mistake.what}" in str(feedback), str(feedback)
-        assert "Hint:" in str(feedback)
+        assert "Hint:" not in str(feedback) and "a hint will follow" in str(feedback)  # the first try: the mistake
+        again = check(exercise_id, wrong)
+        assert f"answer you get when you {mistake.what}" in str(again) and "Hint:" in str(again)  # then the recipe
 
 
 # The issue's list of typical mistakes, each named by at least one exercise (exercise, words in the name).
@@ -485,6 +496,8 @@ def test_ch01_02_a_wrong_entry_is_named(exercise, data):
     if registry()[exercise].whole:  # a count (1.3): a whole number off, not a fraction (refused as such)
         delta = float(np.ceil(delta))
     answer[index] += delta
+    checking.reset_tries()
+    check(exercise, answer)  # the first wrong try: the hint follows with the second
     feedback = check(exercise, answer)
     assert not feedback.ok
     if index:  # a code index (from 0), said to be one, then the same entry counted from 1
@@ -650,8 +663,11 @@ def test_in_chinese_every_verdict_mistake_and_hint_is_chinese(exercise_id):
         assert correct.ok and str(correct).startswith("正确"), str(correct)
         assert str(check(exercise_id, ...)).startswith("还没有作答")
         for mistake in exercise.mistakes:
+            checking.reset_tries()
             feedback = check(exercise_id, mistake.answer(**exercise.book_inputs()))
             assert _(mistake.what) != mistake.what and _(mistake.what) in str(feedback), str(feedback)
+            assert "提示：" not in str(feedback) and "会给出提示" in str(feedback), str(feedback)
+            feedback = check(exercise_id, mistake.answer(**exercise.book_inputs()))
             assert f"提示：{_(exercise.hint)}" in str(feedback), str(feedback)
         for answer in wrong_answers(exercise_id):
             feedback = check(exercise_id, answer)
@@ -692,6 +708,7 @@ def test_the_language_is_read_when_the_feedback_is_made_not_at_import(monkeypatc
     """The hints are defined at import (N_), translated when shown: set_language later still applies."""
     monkeypatch.delenv(i18n.ENV, raising=False)
     hint = registry()["6.1"].hint
+    check("6.1", 1)  # a first wrong try: the hint comes with the next
     assert f"Hint: {hint}" in str(check("6.1", 1))
     monkeypatch.setattr(i18n, "_current", [])
     i18n.set_language("zh_CN")
@@ -748,6 +765,7 @@ def test_feedback_carries_every_language_for_the_books_editions():
     chinese = metadata[METADATA_KEY]["text/plain"]["zh_CN"]
     assert chinese.startswith("不对") and chinese.count("\n") == str(feedback).count("\n")
     assert "不对" in metadata[METADATA_KEY]["text/html"]["zh_CN"]
+    checking.reset_tries()  # the same first try, in the Chinese edition
     with language("zh_CN"):
         assert check("1.1", [[1, 0, 1], [0, 1, 1]])._repr_mimebundle_()[1][METADATA_KEY]["text/plain"]["en"] == str(
             feedback
@@ -892,3 +910,62 @@ def test_a_weight_outside_0_1_is_told_the_range(exercise_id):
     inside = want.copy()
     inside.flat[0] = 0.999 if inside.flat[0] < 0.9 else 0.001  # a weight, just the wrong one: no range
     assert "between 0 and 1" not in str(check(exercise_id, inside))
+
+
+# ------------------------------------------------------------------ issue 21's review: hints grow with the tries
+def _one_entry_off(exercise_id):
+    wrong = np.array(solution(exercise_id), dtype=float)
+    wrong.flat[-1] += 0.3
+    return wrong
+
+
+@pytest.mark.parametrize("exercise_id", ["7.3", "10.2", "9.2"])
+def test_the_first_wrong_try_gets_the_mistake_and_the_second_the_recipe(exercise_id):
+    exercise = registry()[exercise_id]
+    hint = f"Hint: {exercise.hint}"
+    first = check(exercise_id, _one_entry_off(exercise_id))
+    assert not first.ok and str(first).startswith("Not quite") and "is off" in str(first), str(first)
+    assert hint not in str(first) and first.lines[-1] == "If your next try is wrong too, a hint will follow."
+    assert checking.wrong_tries(exercise_id) == 1
+    mistake = exercise.mistakes[0].answer(**exercise.book_inputs())  # another wrong answer: the second try
+    second = check(exercise_id, mistake)
+    assert exercise.mistakes[0].what in str(second) and second.lines[-1] == hint, str(second)
+    assert hint in str(check(exercise_id, _one_entry_off(exercise_id)))  # and every try after it
+
+
+def test_a_correct_answer_starts_the_count_again_and_an_unanswered_cell_is_no_try():
+    wrong = _one_entry_off("7.3")
+    check("7.3", ...)
+    assert checking.wrong_tries("7.3") == 0
+    assert "Hint:" not in str(check("7.3", wrong))
+    check("7.3", None)
+    assert "Hint:" in str(check("7.3", wrong))
+    assert check("7.3", solution("7.3")).ok and checking.wrong_tries("7.3") == 0
+    assert "Hint:" not in str(check("7.3", wrong))
+
+
+def test_each_exercise_counts_its_own_tries():
+    check("10.2", _one_entry_off("10.2"))
+    assert "Hint:" not in str(check("9.2", _one_entry_off("9.2")))
+    assert "Hint:" in str(check("10.2", _one_entry_off("10.2")))
+
+
+def test_every_language_sees_the_same_try():
+    """One check is one try: the other languages' feedback (the book's other edition) is the same try's."""
+    first = check("7.3", _one_entry_off("7.3"))
+    ((_lang, chinese),) = first.other
+    assert "提示：" not in "\n".join(chinese) and chinese[-1] == "如果下一次还不对，会给出提示。"
+    second = check("7.3", _one_entry_off("7.3"))
+    assert dict(second.other)["zh_CN"][-1].startswith("提示：")
+    assert checking.wrong_tries("7.3") == 2
+
+
+def test_a_fresh_kernel_starts_with_no_tries():
+    program = (
+        "from attention_steps.exercises import check, solution\n"
+        "import numpy as np\n"
+        "wrong = np.array(solution('9.2')) + 0.3\n"
+        "print(any(line.startswith('Hint:') for line in check('9.2', wrong).lines))\n"
+        "print(any(line.startswith('Hint:') for line in check('9.2', wrong).lines))\n"
+    )
+    assert _run(program).split() == ["False", "True"]

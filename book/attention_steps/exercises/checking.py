@@ -11,7 +11,11 @@ The rules the feedback follows (tests/test_exercises.py checks each):
   keyword arguments, `check("4.1", my_row, S=S)`: if it differs from the book's, the feedback says
   so and the answer is checked against the learner's example;
 - bad input (a string, a boolean, a ragged list, an id given as a number) gets a message that names
-  the argument, what was given and what was expected.
+  the argument, what was given and what was expected;
+- help grows with the tries: the first wrong try of an exercise names the mistake (or the entries
+  that are off) only, and says a hint will follow; the hint, the exercise's recipe, comes from the
+  second wrong try on. The count is per exercise and per kernel (`wrong_tries`); a correct answer
+  starts it again, and so does a fresh kernel. An unanswered cell is not a try.
 """
 
 from __future__ import annotations
@@ -27,6 +31,28 @@ from ..i18n import N_, _, ngettext
 from ..palette import OKABE_ITO
 
 _REGISTRY: dict[str, Exercise] = {}
+# The wrong tries of each exercise (by id) in this kernel since its last correct answer: the hint
+# is shown from the second on. exercises.check counts them (record_try); Exercise.check reads them.
+_WRONG_TRIES: dict[str, int] = {}
+
+
+def wrong_tries(exercise_id: str) -> int:
+    """How many wrong tries exercise `exercise_id` has had since its last correct answer (in this kernel)."""
+    return _WRONG_TRIES.get(exercise_id, 0)
+
+
+def record_try(exercise_id: str, answer, ok: bool) -> None:
+    """Count one try of exercise `exercise_id`: a correct answer starts the count again, an unanswered
+    cell (`...` or None) is not a try, anything else is a wrong try."""
+    if ok:
+        _WRONG_TRIES.pop(exercise_id, None)
+    elif answer is not ... and answer is not None:
+        _WRONG_TRIES[exercise_id] = wrong_tries(exercise_id) + 1
+
+
+def reset_tries() -> None:
+    """Forget every exercise's tries, as a fresh kernel does."""
+    _WRONG_TRIES.clear()
 
 
 @dataclass(frozen=True)
@@ -128,6 +154,8 @@ class Exercise:
         return {name: make() for name, make in self.inputs.items()}
 
     def check(self, answer, **example) -> Feedback:
+        """The feedback on `answer`, its hint shown if the exercise has had a wrong try already
+        (`wrong_tries`; exercises.check counts the tries, this only reads the count)."""
         self.accepts(example)
         inputs = self.book_inputs()
         notes = []
@@ -174,6 +202,7 @@ class Exercise:
             mistakes=wrong,
             whole=self.whole,
             weights=self.weights,
+            show_hint=wrong_tries(self.id) >= 1,
         )
         return Feedback(feedback.ok, (feedback.lines[0], *notes, *feedback.lines[1:]))
 
@@ -417,6 +446,7 @@ def check_answer(
     mistakes=(),
     whole: bool = False,
     weights: bool = False,
+    show_hint: bool = True,
 ) -> Feedback:
     """Compare an answer with the expected value and say what differs, without showing the expected value.
 
@@ -427,8 +457,15 @@ def check_answer(
     texts are given in English and translated here. `whole`: the answer is a count, and a value
     with a fraction is refused as such (before any comparison, so it says nothing of the answer).
     `weights`: the answer is attention weights, and an entry outside [0, 1] is told the range.
+    `show_hint`: whether a wrong answer gets the hint (an exercise's first wrong try does not: it
+    is told a hint follows a second).
     """
-    hint_lines = (_("Hint: {hint}").format(hint=_(hint)),) if hint else ()
+    if not hint:
+        hint_lines: tuple[str, ...] = ()
+    elif show_hint:
+        hint_lines = (_("Hint: {hint}").format(hint=_(hint)),)
+    else:
+        hint_lines = (_("If your next try is wrong too, a hint will follow."),)
     shown = _(name)
     if answer is ... or answer is None:
         return Feedback(False, (_("Not answered yet: replace the ... with {name}.").format(name=shown),))
