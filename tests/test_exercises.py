@@ -691,7 +691,7 @@ def test_in_chinese_a_wrong_entry_is_named_with_its_direction():
 def test_in_chinese_bad_input_and_a_changed_example_are_explained():
     ex = i_love()
     with language("zh_CN"):
-        assert str(check("1.3", "1024")).startswith("不是数：你的答案（权重参数的个数）是字符串 '1024'")
+        assert str(check("1.3", "1024")).startswith("不是数值：你的答案（权重参数的个数）是字符串 '1024'")
         assert str(check("1.1", "1024")).startswith("不是矩阵：你的答案（V）是字符串 '1024'；V 应当是一个 2 × 3 的矩阵")
         assert "在 [0][2] 处是布尔值 True" in str(check("1.1", [[1, 0, True], [0, 1, 0]]))
         assert "参差不齐" in str(check("1.1", [[1, 0, 1], [0, 1]]))
@@ -812,7 +812,7 @@ def test_chinese_shapes_need_no_plural_forms():
     with language("zh_CN"):
         assert _shape_words((1, 6)) == "一个 1 × 6 的矩阵（1 行，每行 6 个数）"
         assert _shape_words((8, 1)) == "一个 8 × 1 的矩阵（8 行，每行 1 个数）"
-        assert _shape_words((1,)) == "一个含 1 个数的列表"
+        assert _shape_words((1,)) == "一个包含 1 个数的列表"
 
 
 def test_two_entries_are_both_one_entry_is_its_one():
@@ -969,3 +969,20 @@ def test_a_fresh_kernel_starts_with_no_tries():
         "print(any(line.startswith('Hint:') for line in check('9.2', wrong).lines))\n"
     )
     assert _run(program).split() == ["False", "True"]
+
+
+def test_the_chinese_names_a_mistake_in_a_whole_sentence():
+    """Issue 21: "不对：这正是这样做得到的答案：…" was not Chinese one would write."""
+    from attention_steps.exercises.ch09 import EX1_S
+
+    with language("zh_CN"):
+        feedback = check("9.1", softmax(EX1_S))  # forget the mask
+        assert feedback.lines[0] == "不对：你的答案正是犯了这个错误时得到的结果：忘了掩码。", feedback.lines
+        assert "这正是这样做" not in str(feedback)
+        both = check("5.2", solution("5.2") * 0 + 1)  # any wrong answer: the frame of a second mistake too
+        assert "这也是这样做" not in str(both)
+    catalogue = i18n.catalogue("zh_CN")
+    assert (
+        catalogue["It is also the answer you get when you {mistake}."]
+        == "犯了下面这个错误也会得到同样的结果：{mistake}。"
+    )
