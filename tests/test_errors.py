@@ -52,6 +52,7 @@ CASES = [
     (lambda: scaled_dot_product_attention(Q.astype(str), K, V), TypeError, ["Q", "real numbers", "dtype"]),
     (lambda: scaled_dot_product_attention(Q, K.astype(complex), V), TypeError, ["K", "real numbers", "complex"]),
     (lambda: projection([[1, 2], [3]], W), TypeError, ["X", "could not convert"]),
+    (lambda: projection("1 0 1", W), TypeError, ["X", "must be numbers (a list or an array)", "the string '1 0 1'"]),
     (lambda: projection(X, np.ones((8, 8), bool)), TypeError, ["W", "real numbers", "bool"]),
     (lambda: projection(X, W[:5]), ValueError, ["X", "W", "8", "5"]),
     (lambda: scale(scores(Q, K), d_k=0), ValueError, ["d_k", "> 0", "0"]),

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from attention_steps import causal_mask, i18n, softmax, softmax_naive
 from attention_steps.examples import YOU, i_love
-from attention_steps.exercises import ch08, check, registry, solution
+from attention_steps.exercises import ch08, check, checking, registry, solution
 from attention_steps.exercises.ch11 import EX_SCORES
-from attention_steps.exercises.checking import Exercise
+from attention_steps.exercises.checking import Exercise, check_answer
 from attention_steps.i18n import _, language
 from attention_steps.sentence import sentence_trace
 
@@ -94,6 +94,14 @@ def wrong_answers(exercise_id: str) -> list[np.ndarray]:
     return [a for a in answers if not check(exercise_id, a).ok]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kernel():
+    """Each test starts as a fresh kernel does: no exercise has had a wrong try (the hint waits for a second)."""
+    checking.reset_tries()
+    yield
+    checking.reset_tries()
+
+
 def test_every_chapter_has_at_least_two_exercises():
     per_chapter = {}
     for exercise_id in EXERCISES:
@@ -123,10 +131,13 @@ def test_every_listed_mistake_is_named(exercise_id):
     assert exercise.mistakes, f"exercise {exercise_id} names no common mistake"
     for mistake in exercise.mistakes:
         wrong = mistake.answer(**exercise.book_inputs())
+        checking.reset_tries()
         feedback = check(exercise_id, wrong)
         assert not feedback.ok, f"{exercise_id}: the mistake {mistake.what!r} gives the right answer"
         assert f"answer you get when you {mistake.what}" in str(feedback), str(feedback)
-        assert "Hint:" in str(feedback)
+        assert "Hint:" not in str(feedback) and "a hint will follow" in str(feedback)  # the first try: the mistake
+        again = check(exercise_id, wrong)
+        assert f"answer you get when you {mistake.what}" in str(again) and "Hint:" in str(again)  # then the recipe
 
 
 # The issue's list of typical mistakes, each named by at least one exercise (exercise, words in the name).
@@ -196,6 +207,8 @@ def _a_wrong_answer_gets_a_direction_and_no_expected_value(exercise_id, lang, da
     scale = max(float(np.abs(want).max()), 1.0)
     noise = data.draw(st.lists(st.floats(-3, 3, allow_nan=False), min_size=want.size, max_size=want.size))
     got = want + np.reshape(noise, want.shape) * scale
+    if exercise.whole:  # a count: a fraction is refused before any comparison (test_a_count_with_a_fraction_…)
+        got = np.round(got)
     off = ~np.isclose(got, want, rtol=1e-9, atol=exercise.atol)
     feedback = check(exercise_id, got)
     if not off.any():
@@ -281,7 +294,6 @@ def test_an_unusable_example_is_explained():
 @pytest.mark.parametrize(
     ("answer", "words"),
     [
-        ("1024", "the string '1024'"),
         (True, "the boolean True"),
         ([[1, 0, 1], [0, 1]], "ragged list"),
         ([[1, 0, "1"], [0, 1, 0]], "the string '1' at [0][2]"),
@@ -481,7 +493,11 @@ def test_ch01_02_a_wrong_entry_is_named(exercise, data):
     answer = np.array(RIGHT[exercise], dtype=float)
     index = tuple(data.draw(st.integers(0, size - 1)) for size in answer.shape)
     delta = data.draw(st.sampled_from([-3.0, -1.0, 1.5, 2.0]))  # beyond every tolerance
+    if registry()[exercise].whole:  # a count (1.3): a whole number off, not a fraction (refused as such)
+        delta = float(np.ceil(delta))
     answer[index] += delta
+    checking.reset_tries()
+    check(exercise, answer)  # the first wrong try: the hint follows with the second
     feedback = check(exercise, answer)
     assert not feedback.ok
     if index:  # a code index (from 0), said to be one, then the same entry counted from 1
@@ -647,8 +663,11 @@ def test_in_chinese_every_verdict_mistake_and_hint_is_chinese(exercise_id):
         assert correct.ok and str(correct).startswith("正确"), str(correct)
         assert str(check(exercise_id, ...)).startswith("还没有作答")
         for mistake in exercise.mistakes:
+            checking.reset_tries()
             feedback = check(exercise_id, mistake.answer(**exercise.book_inputs()))
             assert _(mistake.what) != mistake.what and _(mistake.what) in str(feedback), str(feedback)
+            assert "提示：" not in str(feedback) and "会给出提示" in str(feedback), str(feedback)
+            feedback = check(exercise_id, mistake.answer(**exercise.book_inputs()))
             assert f"提示：{_(exercise.hint)}" in str(feedback), str(feedback)
         for answer in wrong_answers(exercise_id):
             feedback = check(exercise_id, answer)
@@ -672,7 +691,8 @@ def test_in_chinese_a_wrong_entry_is_named_with_its_direction():
 def test_in_chinese_bad_input_and_a_changed_example_are_explained():
     ex = i_love()
     with language("zh_CN"):
-        assert str(check("1.1", "1024")).startswith("不是数：你的答案（V）是字符串 '1024'")
+        assert str(check("1.3", "1024")).startswith("不是数值：你的答案（权重参数的个数）是字符串 '1024'")
+        assert str(check("1.1", "1024")).startswith("不是矩阵：你的答案（V）是字符串 '1024'；V 应当是一个 2 × 3 的矩阵")
         assert "在 [0][2] 处是布尔值 True" in str(check("1.1", [[1, 0, True], [0, 1, 0]]))
         assert "参差不齐" in str(check("1.1", [[1, 0, 1], [0, 1]]))
         assert "应当是一个 2 × 3 的矩阵" in str(check("1.1", np.zeros((3, 2))))
@@ -688,6 +708,7 @@ def test_the_language_is_read_when_the_feedback_is_made_not_at_import(monkeypatc
     """The hints are defined at import (N_), translated when shown: set_language later still applies."""
     monkeypatch.delenv(i18n.ENV, raising=False)
     hint = registry()["6.1"].hint
+    check("6.1", 1)  # a first wrong try: the hint comes with the next
     assert f"Hint: {hint}" in str(check("6.1", 1))
     monkeypatch.setattr(i18n, "_current", [])
     i18n.set_language("zh_CN")
@@ -744,7 +765,224 @@ def test_feedback_carries_every_language_for_the_books_editions():
     chinese = metadata[METADATA_KEY]["text/plain"]["zh_CN"]
     assert chinese.startswith("不对") and chinese.count("\n") == str(feedback).count("\n")
     assert "不对" in metadata[METADATA_KEY]["text/html"]["zh_CN"]
+    checking.reset_tries()  # the same first try, in the Chinese edition
     with language("zh_CN"):
         assert check("1.1", [[1, 0, 1], [0, 1, 1]])._repr_mimebundle_()[1][METADATA_KEY]["text/plain"]["en"] == str(
             feedback
         )
+
+
+# ------------------------------------------------------------------ issue 21's review: the checker's wording
+@pytest.mark.parametrize(
+    ("shape", "words"),
+    [
+        ((2, 3), "a 2 × 3 matrix (2 rows of 3 numbers)"),
+        ((1, 6), "a 1 × 6 matrix (1 row of 6 numbers)"),
+        ((6, 1), "a 6 × 1 matrix (6 rows of 1 number)"),
+        ((8, 6), "an 8 × 6 matrix (8 rows of 6 numbers)"),
+        ((11, 2), "an 11 × 2 matrix (11 rows of 2 numbers)"),
+        ((18, 3), "an 18 × 3 matrix"),
+        ((80, 4), "an 80 × 4 matrix"),
+        ((83, 4), "an 83 × 4 matrix"),
+        ((800, 4), "an 800 × 4 matrix"),
+        ((11000, 4), "an 11000 × 4 matrix"),
+        ((18000, 4), "an 18000 × 4 matrix"),
+        ((8000000, 4), "an 8000000 × 4 matrix"),
+        ((110, 4), "a 110 × 4 matrix"),
+        ((180, 4), "a 180 × 4 matrix"),
+        ((1100, 4), "a 1100 × 4 matrix"),
+        ((1, 1), "a 1 × 1 matrix (1 row of 1 number)"),
+        ((1,), "a list of 1 number"),
+        ((3,), "a list of 3 numbers"),
+        ((), "one number"),
+    ],
+)
+def test_a_shape_is_said_with_the_right_article_and_plurals(shape, words):
+    from attention_steps.exercises.checking import _shape_words
+
+    assert _shape_words(shape).startswith(words), _shape_words(shape)
+    with language("zh_CN"):
+        said = _shape_words(shape)
+        assert CJK.search(said) and "{" not in said, said
+
+
+def test_chinese_shapes_need_no_plural_forms():
+    from attention_steps.exercises.checking import _shape_words
+
+    with language("zh_CN"):
+        assert _shape_words((1, 6)) == "一个 1 × 6 的矩阵（1 行，每行 6 个数）"
+        assert _shape_words((8, 1)) == "一个 8 × 1 的矩阵（8 行，每行 1 个数）"
+        assert _shape_words((1,)) == "一个包含 1 个数的列表"
+
+
+def test_two_entries_are_both_one_entry_is_its_one():
+    assert str(check("11.1", solution("11.1"))).startswith("Correct: both entries match")
+    assert str(check_answer([1.0], [1.0])).startswith("Correct: its one entry matches")
+    assert str(check_answer([1, 2, 3], [1, 2, 3])).startswith("Correct: all 3 entries match")
+    assert str(check_answer([5.0, 5.0], [1.0, 2.0])).startswith("Not quite: both entries are off.")
+    with language("zh_CN"):
+        assert str(check("11.1", solution("11.1"))).startswith("正确：两个元素都")
+
+
+def test_a_ragged_row_of_one_entry_is_singular():
+    feedback = str(check("1.1", [[1, 0, 1], [0]]))
+    assert "[1] has 1 entry" in feedback and "[0] has 3 entries" in feedback, feedback
+
+
+def test_a_number_typed_as_a_string_is_told_to_drop_the_quotes():
+    feedback = str(check("1.3", "1024"))
+    assert feedback.startswith("Not a number: your answer (the number of weights) has the string '1024'"), feedback
+    assert "write the number itself, without quotes" in feedback
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "answer", "words"),
+    [
+        ("1.1", "1024", ["Not a matrix: your answer (V) is the string '1024'", "V should be a 2 × 3 matrix"]),
+        ("1.1", "[[1, 0, 1], [0, 1, 1]]", ["Not a matrix", "the string '[[1, 0, 1], [0, 1, 1]]'", "list of rows"]),
+        ("4.2", "0.6 0.2 0.2", ["Not a list of numbers", "the string '0.6 0.2 0.2'", "a list of 3 numbers"]),
+    ],
+)
+def test_a_matrix_typed_as_a_string_is_told_a_matrix_is_expected(exercise_id, answer, words):
+    feedback = check(exercise_id, answer)
+    assert not feedback.ok
+    for word in words:
+        assert word in str(feedback), str(feedback)
+    assert "write the number itself" not in str(feedback)
+
+
+WHOLE = ["1.3", "6.1", "6.2", "7.1", "7.2", "8.3", "9.3", "10.1", "11.4"]
+
+
+def test_the_exercises_that_count_are_marked_whole():
+    assert sorted(i for i in EXERCISES if registry()[i].whole) == sorted(WHOLE)
+    for exercise_id in WHOLE:  # their answers are whole numbers, so the refusal never refuses the answer
+        want = np.asarray(solution(exercise_id), dtype=float)
+        np.testing.assert_array_equal(want, np.round(want))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("exercise_id", WHOLE)
+def test_a_count_with_a_fraction_is_refused_as_such(exercise_id, lang):
+    want = np.asarray(solution(exercise_id), dtype=float)
+    near = want.copy()
+    near.flat[-1] += 0.4  # within the tolerance of 0.5: it used to pass
+    with language(lang):
+        feedback = check(exercise_id, near)
+        assert not feedback.ok, str(feedback)
+        assert str(feedback).startswith({"en": "Not a whole number", "zh_CN": "不是整数"}[lang]), str(feedback)
+        assert not leaked(exercise_id, near), str(feedback)
+        assert check(exercise_id, want + 0.0).ok  # a float that is whole is fine
+
+
+def test_9_3_refuses_130816_4():
+    feedback = str(check("9.3", 130816.4))
+    assert "Not a whole number" in feedback and "130,816.4" in feedback and "a count is a whole number" in feedback
+    assert "130,816 " not in feedback + " " and "130816 " not in feedback + " "
+
+
+WEIGHTS = ["4.1", "4.2", "5.3", "6.4", "9.1", "10.2"]
+
+
+def test_the_exercises_on_weights_are_marked():
+    assert sorted(i for i in EXERCISES if registry()[i].weights) == sorted(WEIGHTS)
+    for exercise_id in WEIGHTS:
+        want = np.asarray(solution(exercise_id), dtype=float)
+        assert ((want >= 0) & (want <= 1)).all()
+
+
+@pytest.mark.parametrize("exercise_id", WEIGHTS)
+def test_a_weight_outside_0_1_is_told_the_range(exercise_id):
+    want = np.asarray(solution(exercise_id), dtype=float)
+    for value, words, chinese in (
+        (
+            25,
+            "is 25: too big for a weight, which always lies between 0 and 1",
+            "是 25：作为权重太大了，权重总在 0 到 1 之间",
+        ),
+        (-0.5, "is -0.5: too small for a weight, which always lies between 0 and 1", "作为权重太小了"),
+    ):
+        wrong = want.copy()
+        wrong.flat[0] = value
+        assert words in str(check(exercise_id, wrong)), str(check(exercise_id, wrong))
+        with language("zh_CN"):
+            assert chinese in str(check(exercise_id, wrong)), str(check(exercise_id, wrong))
+    inside = want.copy()
+    inside.flat[0] = 0.999 if inside.flat[0] < 0.9 else 0.001  # a weight, just the wrong one: no range
+    assert "between 0 and 1" not in str(check(exercise_id, inside))
+
+
+# ------------------------------------------------------------------ issue 21's review: hints grow with the tries
+def _one_entry_off(exercise_id):
+    wrong = np.array(solution(exercise_id), dtype=float)
+    wrong.flat[-1] += 0.3
+    return wrong
+
+
+@pytest.mark.parametrize("exercise_id", ["7.3", "10.2", "9.2"])
+def test_the_first_wrong_try_gets_the_mistake_and_the_second_the_recipe(exercise_id):
+    exercise = registry()[exercise_id]
+    hint = f"Hint: {exercise.hint}"
+    first = check(exercise_id, _one_entry_off(exercise_id))
+    assert not first.ok and str(first).startswith("Not quite") and "is off" in str(first), str(first)
+    assert hint not in str(first) and first.lines[-1] == "If your next try is wrong too, a hint will follow."
+    assert checking.wrong_tries(exercise_id) == 1
+    mistake = exercise.mistakes[0].answer(**exercise.book_inputs())  # another wrong answer: the second try
+    second = check(exercise_id, mistake)
+    assert exercise.mistakes[0].what in str(second) and second.lines[-1] == hint, str(second)
+    assert hint in str(check(exercise_id, _one_entry_off(exercise_id)))  # and every try after it
+
+
+def test_a_correct_answer_starts_the_count_again_and_an_unanswered_cell_is_no_try():
+    wrong = _one_entry_off("7.3")
+    check("7.3", ...)
+    assert checking.wrong_tries("7.3") == 0
+    assert "Hint:" not in str(check("7.3", wrong))
+    check("7.3", None)
+    assert "Hint:" in str(check("7.3", wrong))
+    assert check("7.3", solution("7.3")).ok and checking.wrong_tries("7.3") == 0
+    assert "Hint:" not in str(check("7.3", wrong))
+
+
+def test_each_exercise_counts_its_own_tries():
+    check("10.2", _one_entry_off("10.2"))
+    assert "Hint:" not in str(check("9.2", _one_entry_off("9.2")))
+    assert "Hint:" in str(check("10.2", _one_entry_off("10.2")))
+
+
+def test_every_language_sees_the_same_try():
+    """One check is one try: the other languages' feedback (the book's other edition) is the same try's."""
+    first = check("7.3", _one_entry_off("7.3"))
+    ((_lang, chinese),) = first.other
+    assert "提示：" not in "\n".join(chinese) and chinese[-1] == "如果下一次还不对，会给出提示。"
+    second = check("7.3", _one_entry_off("7.3"))
+    assert dict(second.other)["zh_CN"][-1].startswith("提示：")
+    assert checking.wrong_tries("7.3") == 2
+
+
+def test_a_fresh_kernel_starts_with_no_tries():
+    program = (
+        "from attention_steps.exercises import check, solution\n"
+        "import numpy as np\n"
+        "wrong = np.array(solution('9.2')) + 0.3\n"
+        "print(any(line.startswith('Hint:') for line in check('9.2', wrong).lines))\n"
+        "print(any(line.startswith('Hint:') for line in check('9.2', wrong).lines))\n"
+    )
+    assert _run(program).split() == ["False", "True"]
+
+
+def test_the_chinese_names_a_mistake_in_a_whole_sentence():
+    """Issue 21: "不对：这正是这样做得到的答案：…" was not Chinese one would write."""
+    from attention_steps.exercises.ch09 import EX1_S
+
+    with language("zh_CN"):
+        feedback = check("9.1", softmax(EX1_S))  # forget the mask
+        assert feedback.lines[0] == "不对：你的答案正是犯了这个错误时得到的结果：忘了掩码。", feedback.lines
+        assert "这正是这样做" not in str(feedback)
+        both = check("5.2", solution("5.2") * 0 + 1)  # any wrong answer: the frame of a second mistake too
+        assert "这也是这样做" not in str(both)
+    catalogue = i18n.catalogue("zh_CN")
+    assert (
+        catalogue["It is also the answer you get when you {mistake}."]
+        == "犯了下面这个错误也会得到同样的结果：{mistake}。"
+    )

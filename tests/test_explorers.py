@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import traitlets
 
-from attention_steps import trace_attention
+from attention_steps import explorers, trace_attention
 from attention_steps.explorers import (
     DkExplorer,
     data,
@@ -40,7 +40,7 @@ from attention_steps.scaling import (
     with_temperature,
 )
 from attention_steps.sentence import sentence_trace
-from conftest import HTML, SETTLED, TIMEOUT_MS
+from conftest import HTML, SETTLED, TIMEOUT_MS, assert_raises_naming
 
 ROUNDING = 0.5e-6 + 1e-12  # the states keep 6 decimals (a tie rounds either way)
 SIGNIFICANT = 0.5e-5 + 1e-12  # gradient sizes keep 6 significant figures: relative error ≤ 5e-6
@@ -164,6 +164,50 @@ def test_widgets_refuse_positions_they_do_not_have():
         w.d_k_index = 2
     with pytest.raises(traitlets.TraitError, match="strategy"):
         w.strategy = "half"
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (
+            lambda: heads_explorer(4, d_model=12, figure=False),
+            ValueError,
+            ["d_model must be a multiple of 16", "[1, 2, 4, 8, 16]", "got d_model=12", "8 and 16 do not divide"],
+        ),
+        (lambda: heads_explorer(4, d_model=24, figure=False), ValueError, ["d_model=24", "16 does not divide"]),
+        (
+            lambda: heads_explorer(4, layer=small_layer(d_model=8), figure=False),
+            ValueError,
+            ["layer.X", "multiple of 16 columns", "(6, 8)"],
+        ),
+        (lambda: heads_explorer(3, figure=False), ValueError, ["h must be one of", "[1, 2, 4, 8, 16]", "got 3"]),
+        (lambda: heads_explorer("4", figure=False), TypeError, ["h must be a number of heads", "got '4' (str)"]),
+        (
+            lambda: temperature_explorer("3 1 0", figure=False),
+            TypeError,
+            ["scores must be numbers (a list or an array)", "the string '3 1 0'"],
+        ),
+        (lambda: temperature_explorer([[1, 2], [3, 4]], figure=False), ValueError, ["scores", "1 dimension", "(2, 2)"]),
+        (
+            lambda: temperature_explorer(temperature="1", figure=False),
+            TypeError,
+            ["temperature must be a number", "'1'"],
+        ),
+    ],
+)
+def test_explorers_name_a_bad_argument_and_what_is_allowed(call, error, words):
+    assert_raises_naming(call, error, words)
+
+
+def test_heads_explorer_refuses_a_bad_d_model_before_computing(monkeypatch):
+    """heads_explorer(4, d_model=12) complained about num_heads=8 from deep inside the states (issue 21)."""
+
+    def computed(*args, **kwargs):
+        raise AssertionError("the states were computed before the arguments were checked")
+
+    monkeypatch.setattr(data, "heads_states", computed)
+    monkeypatch.setattr(explorers._heads, "small_layer", computed)
+    assert_raises_naming(lambda: heads_explorer(4, d_model=12, figure=False), ValueError, ["d_model=12"])
 
 
 def test_widget_state_follows_its_controls(dk):

@@ -22,10 +22,12 @@ matplotlib.use("Agg")
 # JavaScript extractor is no help there: it misses a t() inside another t()'s values.
 JS_CALL = re.compile(r"""\bt\(data,\s*"((?:[^"\\]|\\.)*)"\s*[,)]""")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+MARKERS = ("_", "N_", "ngettext")  # the calls that mark a message (ngettext's first argument: the singular)
 
 
 def _messages_in_python(source: str) -> set[str]:
-    """The message of every _("…") and N_("…") call (i18n._ too) in Python `source`, read by ast:
+    """The message of every _("…"), N_("…") and ngettext("…", "…", n) call (i18n._ too; a plural
+    message is keyed by its singular, as its catalogue entry is) in Python `source`, read by ast:
     adjacent literals are one message, a raw string or an escape reads as Python reads it, and a
     call inside an f-string is found too. A call whose message is not a literal has none to find."""
     found = set()
@@ -33,7 +35,7 @@ def _messages_in_python(source: str) -> set[str]:
         if isinstance(node, ast.Call) and node.args:
             func, message = node.func, node.args[0]
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-            if name in ("_", "N_") and isinstance(message, ast.Constant) and isinstance(message.value, str):
+            if name in MARKERS and isinstance(message, ast.Constant) and isinstance(message.value, str):
                 found.add(message.value)
     return found
 
@@ -83,8 +85,9 @@ x = _("two "
 label = f"{_('in an f-string')} = {x}"
 i18n._(r"$\sqrt{d_k}$"), N_("a,\nb")
 _(name)  # _("a comment")
+ngettext("{n} row", "{n} rows", n)
 """
-    assert _messages_in_python(code) == {"two lines", "in an f-string", "$\\sqrt{d_k}$", "a,\nb"}
+    assert _messages_in_python(code) == {"two lines", "in an f-string", "$\\sqrt{d_k}$", "a,\nb", "{n} row"}
 
 
 def test_every_string_on_screen_has_a_chinese_translation():
@@ -127,7 +130,7 @@ def _marked_by_file() -> dict[str, set[str]]:
             for n in ast.walk(tree)
             if isinstance(n, ast.Call)
             and isinstance(n.func, ast.Name)
-            and n.func.id in ("_", "N_")
+            and n.func.id in MARKERS
             and n.args
             and isinstance(n.args[0], ast.Constant)
             and isinstance(n.args[0].value, str)
@@ -246,6 +249,10 @@ def test_a_plural_entry_is_read(tmp_path, monkeypatch):
     try:
         with language("zh_CN"):
             assert (_("{n} head"), _("weight")) == ("{n} 个头", "权重")
+            # Chinese has one plural form (Babel's rule, nplurals=1): every count takes msgstr[0]
+            assert {i18n.ngettext("{n} head", "{n} heads", n) for n in (0, 1, 2, 8)} == {"{n} 个头"}
+            assert i18n.ngettext("{n} tail", "{n} tails", 2) == "{n} tails"  # untranslated: the English
+        assert [i18n.ngettext("{n} head", "{n} heads", n) for n in (0, 1, 2)] == ["{n} heads", "{n} head", "{n} heads"]
     finally:
         i18n.catalogue.cache_clear()
 

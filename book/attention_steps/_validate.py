@@ -24,8 +24,10 @@ def as_matrix(name: str, x, *, ndim: int | None = None, min_ndim: int | None = N
 
     `ndim` demands an exact number of dimensions, `min_ndim` a lower bound.
     Integers are accepted (and promoted later); booleans, strings, objects and
-    complex numbers are not.
+    complex numbers are not; nor is a string, even one that spells numbers ('3 1 0').
     """
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be numbers (a list or an array), got the string {x!r}")
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged nested lists, for instance

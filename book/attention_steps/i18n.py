@@ -12,7 +12,10 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see docs/chinese-edition.md)
   ``locale/<lang>/<its path>.po`` (each chapter's exercises: ``exercises/ch09.po``, so
   that a change to one re-runs only that chapter's notebook), read together as one catalogue
   (by Babel). A word that needs two translations gets a ``msgctxt`` in the catalogue and is
-  shown with ``pgettext(context, message)``.
+  shown with ``pgettext(context, message)``. A message with a count is
+  ``ngettext("{n} row", "{n} rows", n)``: its catalogue entry has a ``msgid_plural`` and one
+  ``msgstr[k]`` per plural form of the language (Chinese has one), chosen by the language's
+  plural rule (Babel's, as the catalogue's ``Plural-Forms`` header states it).
 - Text defined at import time and shown later (the exercises' hints and named
   mistakes) is marked with ``N_()`` where it is written and passed through
   ``_()`` where it is shown.
@@ -155,6 +158,31 @@ def pgettext(context: str, message: str) -> str:
     """`message` (English) as translated for `context` (the entry's msgctxt), in the current
     language; English when not translated under that context."""
     return catalogue(current()).get(f"{context}{CONTEXT}{message}", message).split(PLURAL_FORMS)[0]
+
+
+@cache
+def _plural_rule(lang: str) -> Callable[[int], int]:
+    """The index of the plural form to use for a count in `lang` (gettext's plural expression, Babel's data)."""
+    import gettext
+
+    from babel.messages.plurals import get_plural
+
+    return gettext.c2py(get_plural(lang).plural_expr)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message with a count `n` (English: `singular` when n == 1, else `plural`) in
+    the current language, as gettext's ``ngettext``: a translated entry (keyed by `singular`, its
+    ``msgstr[k]`` forms) gives the form the language's plural rule picks. The count is still
+    filled in by the caller: ``ngettext("{n} row", "{n} rows", n).format(n=n)``."""
+    n = int(n)
+    english = singular if n == 1 else plural
+    translated = catalogue(current()).get(singular)
+    if translated is None:
+        return english
+    forms = translated.split(PLURAL_FORMS)
+    index = _plural_rule(current())(n)
+    return forms[index] if index < len(forms) and forms[index] else english
 
 
 def N_(message: str) -> str:

@@ -68,16 +68,29 @@ LEXICON = {
     "was": ("verb", "function"),
     "too": ("function",),
     "tired": ("adjective",),
+    # Chapters 8 and 9 swap "tired" for "wide": a word the layer knows but gives no feature, so the
+    # hand-built coreference head cannot tell it from nothing (a trained model would move "it").
+    "wide": (),
 }
 
 ANGLE = np.pi / 8  # the positional encoding turns by this much per token
 
 
 def tokenize(text: str = SENTENCE) -> list[str]:
-    """Lower-case words; an apostrophe stays inside its word ("didn't" is one token), punctuation goes."""
+    """Lower-case words; an apostrophe stays inside its word ("didn't" is one token), punctuation goes.
+
+    Words are English words of the letters a–z: a letter or digit it cannot split (Chinese, an
+    accented letter, a number) is an error naming them."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {text!r} ({type(text).__name__})")
-    tokens = re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower())
+    word = r"[a-z]+(?:'[a-z]+)?"
+    tokens = re.findall(word, text.lower())
+    unsupported = list(dict.fromkeys(c for c in re.sub(word, " ", text.lower()) if c.isalnum()))
+    if unsupported:
+        raise ValueError(
+            f"text must be English words written with the letters a–z; tokenize cannot split "
+            f"{', '.join(map(repr, unsupported))} in {text!r}"
+        )
     if not tokens:
         raise ValueError(f"text must contain at least one word, got {text!r}")
     return tokens
@@ -100,11 +113,24 @@ def embed(tokens, seed: int = 0, noise: float = 0.1, other: float = 0.5) -> np.n
     The same word gets the same word vector wherever it appears (both "the"s
     differ only in their positional columns). Features are 1 or 0 plus noise
     of standard deviation `noise`; the three "other" columns are noise of
-    standard deviation `other`. Words outside LEXICON get no features.
+    standard deviation `other`. `tokens` is a list of words (`tokenize(text)` makes one), each a word
+    of LEXICON: a string, or a word the layer does not know, is an error naming the known words.
     """
+    if isinstance(tokens, str):
+        raise TypeError(
+            f"tokens must be a list of words (strings), got the string {tokens!r}; "
+            f"split it into words first: embed(tokenize({tokens!r}))"
+        )
     tokens = list(tokens)
     if not tokens or not all(isinstance(t, str) for t in tokens):
         raise TypeError(f"tokens must be a non-empty list of strings, got {tokens!r}")
+    unknown = [t for t in dict.fromkeys(tokens) if t not in LEXICON]
+    if unknown:
+        raise ValueError(
+            f"tokens has {'a word' if len(unknown) == 1 else f'{len(unknown)} words'} the hand-built layer does not "
+            f"know: {', '.join(map(repr, unknown))}; "
+            f"the words it knows: {', '.join(LEXICON)}"
+        )
     rng = np.random.default_rng(seed)
     vocabulary = {}
     for token in tokens:  # one word vector per distinct word, in order of first appearance

@@ -78,7 +78,8 @@ def check(exercise_id: str, answer=..., **example) -> Feedback:
 
     Exercises computed from a notebook's example take it as keyword arguments, as the exercise
     cell shows (`check("4.1", my_weights, ex=ex)`): if the learner changed the example, the
-    answer is checked against theirs and the feedback says so.
+    answer is checked against theirs and the feedback says so. The first wrong try of an exercise
+    gets the mistake only, the next ones the hint too (checking.wrong_tries counts them).
     """
     exercise = _exercise(exercise_id)
     feedback = exercise.check(answer, **example)
@@ -88,6 +89,7 @@ def check(exercise_id: str, answer=..., **example) -> Feedback:
         if lang != current():
             with language(lang):
                 other.append((lang, exercise.check(answer, **example).lines))
+    checking.record_try(exercise.id, answer, feedback.ok)  # once, after every language's feedback
     return replace(feedback, other=tuple(other))
 
 

@@ -59,6 +59,7 @@ register(
     Exercise(
         id="1.3",
         name=N_("the number of weights"),
+        whole=True,
         expected=lambda: 3 * _D_MODEL * _D_K,
         atol=0.5,
         mistakes=(

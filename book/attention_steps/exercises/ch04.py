@@ -20,6 +20,7 @@ register(
     Exercise(
         id="4.1",
         name="a_new",
+        weights=True,
         expected=lambda ex: softmax(new_scaled(ex)),
         inputs=EX,
         mistakes=(
@@ -44,6 +45,7 @@ register(
     Exercise(
         id="4.2",
         name="softmax(s)",
+        weights=True,
         expected=lambda: softmax(np.array(SMALL_SCORES)),
         mistakes=(
             Mistake(

@@ -75,6 +75,7 @@ register(
     Exercise(
         id="5.3",
         name="a_love",
+        weights=True,
         expected=_weight_for_target,
         inputs=EX,
         mistakes=(

@@ -28,6 +28,7 @@ register(
     Exercise(
         id="6.1",
         name="d_k",
+        whole=True,
         expected=lambda: head_width(BERT_D_MODEL, BERT_H),
         atol=0.5,
         mistakes=(
@@ -51,6 +52,7 @@ register(
     Exercise(
         id="6.2",
         name="shape",
+        whole=True,
         expected=_bert_shape,
         atol=0.5,
         mistakes=(
@@ -108,6 +110,7 @@ register(
     Exercise(
         id="6.4",
         name="a_row",
+        weights=True,
         expected=_row,
         inputs=LAYER,
         free=("layer.num_heads",),  # the exercise asks for 2 heads: small_layer(num_heads=2) is the book's example

@@ -17,6 +17,7 @@ register(
     Exercise(
         id="7.1",
         name="count",
+        whole=True,
         expected=lambda: parameter_count(_D, BERT_H).weights,
         atol=0.5,
         mistakes=(
@@ -38,6 +39,7 @@ register(
     Exercise(
         id="7.2",
         name="count_with_biases",
+        whole=True,
         expected=lambda: parameter_count(_D, BERT_H, bias=True).total,
         atol=0.5,
         mistakes=(

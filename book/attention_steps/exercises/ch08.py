@@ -92,6 +92,7 @@ register(
     Exercise(
         id="8.3",
         name=N_("the multiply-adds of QKᵀ"),
+        whole=True,
         expected=_scores_count,
         atol=0.5,
         mistakes=(

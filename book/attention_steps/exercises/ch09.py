@@ -36,6 +36,7 @@ register(
     Exercise(
         id="9.1",
         name="A",
+        weights=True,
         expected=lambda: masked_softmax(EX1_S, causal_mask(3)),
         mistakes=(
             Mistake(
@@ -94,6 +95,7 @@ register(
     Exercise(
         id="9.3",
         name=N_("the number of zero weights"),
+        whole=True,
         expected=lambda: int((~causal_mask(ZEROS_N)).sum()),
         atol=0.5,
         mistakes=(

@@ -31,6 +31,7 @@ register(
     Exercise(
         id="10.1",
         name=N_("the shape of A"),
+        whole=True,
         expected=_shape_of_A,
         atol=0.5,
         mistakes=(
@@ -83,6 +84,7 @@ register(
     Exercise(
         id="10.2",
         name=N_("the weights of the query that predicts 猫 (māo)"),
+        weights=True,
         expected=_weights,
         inputs=EXAMPLE,
         mistakes=(

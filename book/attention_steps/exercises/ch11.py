@@ -94,6 +94,7 @@ register(
     Exercise(
         id="11.4",
         name=N_("the KV cache in bytes"),
+        whole=True,
         expected=lambda: kv_cache_bytes(KV_N, layers=KV_LAYERS, kv_heads=KV_GROUPS, d_k=KV_D_K, bytes_per_entry="FP16"),
         mistakes=(
             Mistake(

@@ -11,7 +11,11 @@ The rules the feedback follows (tests/test_exercises.py checks each):
   keyword arguments, `check("4.1", my_row, S=S)`: if it differs from the book's, the feedback says
   so and the answer is checked against the learner's example;
 - bad input (a string, a boolean, a ragged list, an id given as a number) gets a message that names
-  the argument, what was given and what was expected.
+  the argument, what was given and what was expected;
+- help grows with the tries: the first wrong try of an exercise names the mistake (or the entries
+  that are off) only, and says a hint will follow; the hint, the exercise's recipe, comes from the
+  second wrong try on. The count is per exercise and per kernel (`wrong_tries`); a correct answer
+  starts it again, and so does a fresh kernel. An unanswered cell is not a try.
 """
 
 from __future__ import annotations
@@ -23,10 +27,32 @@ from dataclasses import dataclass, field, fields, is_dataclass
 
 import numpy as np
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..palette import OKABE_ITO
 
 _REGISTRY: dict[str, Exercise] = {}
+# The wrong tries of each exercise (by id) in this kernel since its last correct answer: the hint
+# is shown from the second on. exercises.check counts them (record_try); Exercise.check reads them.
+_WRONG_TRIES: dict[str, int] = {}
+
+
+def wrong_tries(exercise_id: str) -> int:
+    """How many wrong tries exercise `exercise_id` has had since its last correct answer (in this kernel)."""
+    return _WRONG_TRIES.get(exercise_id, 0)
+
+
+def record_try(exercise_id: str, answer, ok: bool) -> None:
+    """Count one try of exercise `exercise_id`: a correct answer starts the count again, an unanswered
+    cell (`...` or None) is not a try, anything else is a wrong try."""
+    if ok:
+        _WRONG_TRIES.pop(exercise_id, None)
+    elif answer is not ... and answer is not None:
+        _WRONG_TRIES[exercise_id] = wrong_tries(exercise_id) + 1
+
+
+def reset_tries() -> None:
+    """Forget every exercise's tries, as a fresh kernel does."""
+    _WRONG_TRIES.clear()
 
 
 @dataclass(frozen=True)
@@ -92,7 +118,10 @@ class Exercise:
     giving the book's values; `expected` and every mistake's `answer` take them as keyword
     arguments. An exercise with no inputs has a fixed answer. `free` names the example's fields
     the exercise asks the learner to change (6.4: `layer.num_heads`): a learner's example that
-    differs only there is the book's example.
+    differs only there is the book's example. `whole`: the answer counts something (a number of
+    weights, a shape), so a value with a fraction is refused as such, whatever the tolerance.
+    `weights`: the answer is attention weights (probabilities), so an entry outside [0, 1] is told
+    the range.
     """
 
     id: str
@@ -103,6 +132,8 @@ class Exercise:
     mistakes: tuple[Mistake, ...] = ()
     inputs: Mapping[str, Callable[[], object]] = field(default_factory=dict)
     free: tuple[str, ...] = ()
+    whole: bool = False
+    weights: bool = False
 
     def accepts(self, example: Mapping[str, object]) -> None:
         """Raise a TypeError naming the accepted example arguments if `example` has others."""
@@ -123,6 +154,8 @@ class Exercise:
         return {name: make() for name, make in self.inputs.items()}
 
     def check(self, answer, **example) -> Feedback:
+        """The feedback on `answer`, its hint shown if the exercise has had a wrong try already
+        (`wrong_tries`; exercises.check counts the tries, this only reads the count)."""
         self.accepts(example)
         inputs = self.book_inputs()
         notes = []
@@ -160,7 +193,17 @@ class Exercise:
                 wrong.append((mistake, mistake.answer(**inputs)))
             except (ValueError, TypeError, IndexError, ZeroDivisionError):
                 continue  # this mistake is not possible on the learner's example
-        feedback = check_answer(answer, expected, name=self.name, atol=self.atol, hint=self.hint, mistakes=wrong)
+        feedback = check_answer(
+            answer,
+            expected,
+            name=self.name,
+            atol=self.atol,
+            hint=self.hint,
+            mistakes=wrong,
+            whole=self.whole,
+            weights=self.weights,
+            show_hint=wrong_tries(self.id) >= 1,
+        )
         return Feedback(feedback.ok, (feedback.lines[0], *notes, *feedback.lines[1:]))
 
 
@@ -215,10 +258,11 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _problem(value, name: str, path: str = "") -> str | None:
+def _problem(value, name: str, path: str = "", expected_shape: tuple[int, ...] = ()) -> str | None:
     """The sentence saying why `value` (the answer called `name`) is not a number or a rectangular
     nesting of numbers, or None if it is. Each case is one whole sentence, with and without the
-    place (`path`, such as [0][2]) where the culprit is."""
+    place (`path`, such as [0][2]) where the culprit is. A whole answer given as a string where a
+    list or a matrix (`expected_shape`) is expected is told so, with the shape it should have."""
 
     def say(here: str, anywhere: str, **values) -> str:
         return (_(here) if path else _(anywhere)).format(name=name, path=path, **values)
@@ -241,6 +285,19 @@ def _problem(value, name: str, path: str = "") -> str | None:
             ),
             value=value,
         )
+    if isinstance(value, (str, bytes)) and not path and expected_shape:
+        message = (
+            _(
+                "Not a list of numbers: your answer ({name}) is the string {value}; {name} should be {shape}: "
+                "write the numbers without quotes, in a list [a, b, …] or a NumPy array."
+            )
+            if len(expected_shape) == 1
+            else _(
+                "Not a matrix: your answer ({name}) is the string {value}; {name} should be {shape}: "
+                "write it without quotes, as a list of rows [[a, b, …], …] or a NumPy array."
+            )
+        )
+        return message.format(name=name, value=_describe(value), shape=_shape_words(expected_shape))
     if isinstance(value, (str, bytes)):
         return say(
             N_(
@@ -300,16 +357,35 @@ def _problem(value, name: str, path: str = "") -> str | None:
 def _row_length(path: str, row, shape: tuple) -> str:
     if not shape:
         return _("{path} has one number").format(path=path)
-    return (_("{path} has 1 entry") if len(row) == 1 else _("{path} has {n} entries")).format(path=path, n=len(row))
+    return ngettext("{path} has {n} entry", "{path} has {n} entries", len(row)).format(path=path, n=len(row))
+
+
+def _says_an(n: int) -> bool:
+    """Whether the English number `n` is said with a vowel first (eight, eleven, eighteen, eighty, eight
+    hundred, eleven thousand …), so that it takes "an": its leading group of three digits is 8…, 11 or 18."""
+    digits = str(abs(int(n)))
+    lead = digits[: len(digits) % 3 or 3]
+    return lead.startswith("8") or lead in ("11", "18")
 
 
 def _shape_words(shape: tuple[int, ...]) -> str:
     if shape == ():
         return _("one number")
     if len(shape) == 1:
-        return (_("a list of 1 number") if shape[0] == 1 else _("a list of {n} numbers")).format(n=shape[0])
+        return ngettext("a list of {n} number", "a list of {n} numbers", shape[0]).format(n=shape[0])
     if len(shape) == 2:
-        return _("a {rows} × {cols} matrix ({rows} rows of {cols} numbers)").format(rows=shape[0], cols=shape[1])
+        rows, cols = shape
+        message = (
+            _("an {rows} × {cols} matrix ({row_count} of {row_length})")
+            if _says_an(rows)
+            else _("a {rows} × {cols} matrix ({row_count} of {row_length})")
+        )
+        return message.format(
+            rows=rows,
+            cols=cols,
+            row_count=ngettext("{n} row", "{n} rows", rows).format(n=rows),
+            row_length=ngettext("{n} number", "{n} numbers", cols).format(n=cols),
+        )
     return _("an array of shape {shape}").format(shape=shape)
 
 
@@ -339,9 +415,14 @@ def _number(value: float) -> str:
     return f"{value:.4g}"
 
 
-def _off_entry(where: str, got: float, want: float) -> str:
-    """The sentence naming a wrong entry, its value and its direction (never `want`)."""
-    if want != 0 and got != 0 and np.sign(got) != np.sign(want):
+def _off_entry(where: str, got: float, want: float, weights: bool = False) -> str:
+    """The sentence naming a wrong entry, its value and its direction (never `want`); a weight
+    outside [0, 1] (`weights`) is told the range."""
+    if weights and got > 1:
+        message = _("{where} is {value}: too big for a weight, which always lies between 0 and 1.")
+    elif weights and got < 0:
+        message = _("{where} is {value}: too small for a weight, which always lies between 0 and 1 (never below 0).")
+    elif want != 0 and got != 0 and np.sign(got) != np.sign(want):
         message = _("{where} is {value}: it has the wrong sign.")
     elif got > want:
         message = _("{where} is {value}: it is too big.")
@@ -350,8 +431,22 @@ def _off_entry(where: str, got: float, want: float) -> str:
     return message.format(where=where, value=_number(got))
 
 
+def _whole_number(value: float) -> str:
+    """A learner's value that is not whole, in full (130,816.4, not 1.308e+05)."""
+    return f"{float(value):,.10g}"
+
+
 def check_answer(
-    answer, expected, *, name: str = N_("your answer"), atol: float = 0.01, hint: str = "", mistakes=()
+    answer,
+    expected,
+    *,
+    name: str = N_("your answer"),
+    atol: float = 0.01,
+    hint: str = "",
+    mistakes=(),
+    whole: bool = False,
+    weights: bool = False,
+    show_hint: bool = True,
 ) -> Feedback:
     """Compare an answer with the expected value and say what differs, without showing the expected value.
 
@@ -359,17 +454,26 @@ def check_answer(
     holds (Mistake, the answer it gives) pairs: an answer equal to one is named as that mistake.
     Otherwise up to three wrong entries are named with the learner's value and a direction; the
     hint follows. Every line is in the current language (i18n): `name`, `hint` and the mistakes'
-    texts are given in English and translated here.
+    texts are given in English and translated here. `whole`: the answer is a count, and a value
+    with a fraction is refused as such (before any comparison, so it says nothing of the answer).
+    `weights`: the answer is attention weights, and an entry outside [0, 1] is told the range.
+    `show_hint`: whether a wrong answer gets the hint (an exercise's first wrong try does not: it
+    is told a hint follows a second).
     """
-    hint_lines = (_("Hint: {hint}").format(hint=_(hint)),) if hint else ()
+    if not hint:
+        hint_lines: tuple[str, ...] = ()
+    elif show_hint:
+        hint_lines = (_("Hint: {hint}").format(hint=_(hint)),)
+    else:
+        hint_lines = (_("If your next try is wrong too, a hint will follow."),)
     shown = _(name)
     if answer is ... or answer is None:
         return Feedback(False, (_("Not answered yet: replace the ... with {name}.").format(name=shown),))
-    problem = _problem(answer, shown)
+    want = np.asarray(expected, dtype=float)
+    problem = _problem(answer, shown, expected_shape=want.shape)
     if problem:
         return Feedback(False, (problem,))
     got = np.asarray(answer, dtype=float)
-    want = np.asarray(expected, dtype=float)
     if not np.all(np.isfinite(got)):
         bad = [_where(name, tuple(i)) for i in np.argwhere(~np.isfinite(got))[:3]] if got.ndim else [shown]
         return Feedback(
@@ -387,17 +491,34 @@ def check_answer(
                 *hint_lines,
             ),
         )
-    if _same(got, want, atol):
-        if want.ndim == 0:
-            return Feedback(True, (_("Correct: the value matches to within {atol}.").format(atol=f"{atol:g}"),))
-        return Feedback(
-            True, (_("Correct: all {n} entries match to within {atol}.").format(n=want.size, atol=f"{atol:g}"),)
-        )
     named = [
         mistake
         for mistake, wrong in mistakes
         if not _same(np.asarray(wrong, dtype=float), want, atol) and _same(got, np.asarray(wrong, dtype=float), atol)
     ]
+    fraction = ~np.isclose(got, np.round(got), rtol=0, atol=1e-6) if whole else np.zeros(got.shape, bool)
+    if fraction.any() and not named:  # a count with a fraction (a named mistake's answer is named instead)
+        if got.ndim == 0:
+            line = _(
+                "Not a whole number: your answer ({name}) is {value}, but it counts something, and a count is a "
+                "whole number."
+            ).format(name=shown, value=_whole_number(got))
+        else:
+            index = tuple(np.argwhere(fraction)[0])
+            line = _(
+                "Not a whole number: {where} is {value}, but {name} counts things, and a count is a whole number."
+            ).format(where=_where(name, index), value=_whole_number(got[index]), name=shown)
+        return Feedback(False, (line,))
+    if _same(got, want, atol):
+        if want.ndim == 0:
+            return Feedback(True, (_("Correct: the value matches to within {atol}.").format(atol=f"{atol:g}"),))
+        if want.size == 1:
+            message = _("Correct: its one entry matches to within {atol}.")
+        elif want.size == 2:
+            message = _("Correct: both entries match to within {atol}.")
+        else:
+            message = _("Correct: all {n} entries match to within {atol}.")
+        return Feedback(True, (message.format(n=want.size, atol=f"{atol:g}"),))
     if named:  # two mistakes can give the same numbers: name them all
         first, *others = named
         return Feedback(
@@ -447,6 +568,8 @@ def check_answer(
         first = _("Not quite.")
     elif want.size == 1:
         first = _("Not quite: 1 of 1 entry is off.")
+    elif want.size == 2 and n_off == 2:
+        first = _("Not quite: both entries are off.")
     elif n_off == 1:
         first = _("Not quite: 1 of {size} entries is off.").format(size=want.size)
     else:
@@ -460,7 +583,7 @@ def check_answer(
                 _("Every entry is off by the same factor: look at a scaling step (a division or a missing one).")
             )
     for index in list(zip(*np.nonzero(off)))[:3] if want.ndim else [()]:
-        lines.append(_off_entry(_where(name, index), got[index], want[index]))
+        lines.append(_off_entry(_where(name, index), got[index], want[index], weights=weights))
     if n_off > 3:
         lines.append(_("… and {n} more.").format(n=n_off - 3))
     return Feedback(False, (*lines, *hint_lines))

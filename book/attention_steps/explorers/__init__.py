@@ -22,10 +22,13 @@ print), so an ordinary reader sees only the explorer.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .. import heads as _heads
 from .. import i18n
+from .._validate import as_matrix, positive_int
 from ..scaling import STRATEGIES, saturation
 from ..sentence import HEAD_NAMES, sentence_trace
 from . import data, fallback
@@ -45,7 +48,12 @@ __all__ = [
 
 
 def _position(values, value, name: str) -> int:
-    """Index of `value` among a control's positions, or a ValueError listing them."""
+    """Index of `value` among a control's positions, or an error listing them."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"{name} must be a number, one of the explorer's positions {list(values)}, "
+            f"got {value!r} ({type(value).__name__})"
+        )
     for i, v in enumerate(values):
         if np.isclose(v, value):
             return i
@@ -90,7 +98,7 @@ def temperature_explorer(
     """
     if scores is None:
         scores = saturation(64, "sqrt_d_k").scaled_scores
-    scores = np.asarray(scores, dtype=float)
+    scores = as_matrix("scores", scores, ndim=1).astype(float)
     if labels is None:
         labels = [f"k{data._sub(j + 1)}" for j in range(scores.size)]
     states = data.temperature_states(scores, labels)
@@ -104,8 +112,29 @@ def heads_explorer(h: int = 4, *, d_model: int = 16, layer=None, figure: bool = 
     """Split the same d_model = 16 weights into h ∈ {1, 2, 4, 8, 16} heads; see each head's map and d_k.
 
     `layer` defaults to chapter 6's seeded `heads.small_layer(d_model)` on six
-    words; any object with tokens, X, W_Q, W_K, W_V works.
+    words; any object with tokens, X, W_Q, W_K, W_V works. Every head count splits d_model evenly,
+    so d_model (the columns of `layer.X` when a layer is given) must be a multiple of 16.
     """
+    counts = list(data.HEAD_COUNTS)
+    if isinstance(h, bool) or not isinstance(h, numbers.Real):
+        raise TypeError(f"h must be a number of heads, one of {counts}, got {h!r} ({type(h).__name__})")
+    if h not in counts:
+        raise ValueError(f"h must be one of the explorer's head counts {counts}, got {h!r}")
+    width = positive_int("d_model", d_model) if layer is None else int(np.shape(layer.X)[-1])
+    if width % max(counts):
+        wrong = [str(c) for c in counts if width % c]
+        wrong = f"{' and '.join(wrong)} {'does' if len(wrong) == 1 else 'do'}"
+        raise ValueError(
+            (
+                f"d_model must be a multiple of {max(counts)}, so that each of the explorer's head counts {counts} "
+                f"divides it; got d_model={width}, which {wrong} not divide"
+            )
+            if layer is None
+            else (
+                f"layer.X must have a multiple of {max(counts)} columns (its d_model), so that each of the explorer's "
+                f"head counts {counts} divides them; got shape {np.shape(layer.X)}, which {wrong} not divide"
+            )
+        )
     layer = _heads.small_layer(d_model=d_model, num_heads=1) if layer is None else layer
     states = data.heads_states(layer.tokens, layer.X, layer.W_Q, layer.W_K, layer.W_V)
     index = _position(states["head_counts"], h, "h")
