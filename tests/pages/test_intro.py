@@ -75,3 +75,17 @@ def test_intro_counts_seven_stage_chapters():
     text = "\n".join(prose("intro") + [notes("intro")])
     assert "seven short chapters" in text and "seven stages" in text
     assert len(re.findall(r"^\d\. \{doc\}`0[1-7]_", text, flags=re.M)) == 7  # "One chapter per stage"
+
+
+def test_intro_shows_the_hint_arrive_with_the_second_wrong_try_in_both_languages():
+    """The Run paragraph says a second wrong try brings a hint; the two checks under it show that."""
+    from bs4 import BeautifulSoup
+
+    from conftest import HTML
+
+    for where, wrong, hint in (("book/intro.html", "Not quite", "Hint:"), ("zh_CN/book/intro.html", "不对", "提示：")):
+        soup = BeautifulSoup((HTML / where).read_text(encoding="utf-8"), "html.parser")
+        tries = [o.get_text() for o in soup.select("div.cell_output") if wrong in o.get_text()]
+        assert len(tries) == 2, (where, tries)
+        assert hint not in tries[0] and hint in tries[1], (where, tries)
+    assert "a second wrong try also brings a hint" in page("intro").text
