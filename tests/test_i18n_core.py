@@ -317,3 +317,20 @@ def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes(caplog):
     # glyph" (mathtext) for a box; the book's build fails on it (a notebook's stderr).
     bad = [r.getMessage() for r in caplog.records if "findfont" in r.getMessage() or "glyph" in r.getMessage().lower()]
     assert not bad, bad[:5]
+
+
+def test_glue_words_writes_the_record_myst_nb_reads_without_importing_it():
+    """A learner's environment has the package and not myst-nb (issue 21: Run All stopped in four
+    notebooks on `import myst_nb`): glue_words spells the record's mime prefix itself."""
+    import ast
+    import inspect
+
+    from myst_nb.ext.glue import GLUE_PREFIX
+
+    from attention_steps import i18n
+
+    assert i18n.GLUE_MIME_PREFIX == GLUE_PREFIX
+    tree = ast.parse(inspect.getsource(i18n))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert not {m for m in imported if m.split(".")[0] == "myst_nb"}, imported

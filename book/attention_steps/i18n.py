@@ -298,13 +298,17 @@ def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> 
     return data, metadata
 
 
+# The mime prefix of a glue record, as myst_nb.ext.glue.GLUE_PREFIX spells it (tests/test_i18n_core.py
+# checks they agree). Written out here because a learner's environment has the package, not myst-nb.
+GLUE_MIME_PREFIX = "application/papermill.record/"
+
+
 def glue_words(name: str, words: Callable[[], str]) -> None:
     """Glue (myst-nb) a phrase said in every language: `words()` is called under each
     language, the current one is the glued value (text/plain, as myst_nb.glue stores a
     string), the others travel in the output's metadata, and the Chinese edition's glue
     roles read theirs (book/_ext/i18n_glue.py). Numbers stay plain `glue(...)`."""
     from IPython.display import display
-    from myst_nb.ext.glue import GLUE_PREFIX
 
     said = {}
     for lang in LANGUAGES:
@@ -314,10 +318,10 @@ def glue_words(name: str, words: Callable[[], str]) -> None:
         raise ValueError(f"glue_words({name!r}): words() must give a non-empty string in every language, got {said}")
     here = current()
     display(
-        {GLUE_PREFIX + "text/plain": repr(said[here])},
+        {GLUE_MIME_PREFIX + "text/plain": repr(said[here])},
         raw=True,
         metadata={
-            "scrapbook": {"name": name, "mime_prefix": GLUE_PREFIX},
+            "scrapbook": {"name": name, "mime_prefix": GLUE_MIME_PREFIX},
             METADATA_KEY: {"text/plain": {lang: repr(v) for lang, v in said.items() if lang != here}},
         },
     )
