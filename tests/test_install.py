@@ -1,13 +1,11 @@
-"""The core installs with pip and a learner notebook runs anywhere (issue 10).
+"""The package installs with pip and every learner notebook runs anywhere (issues 10 and 21).
 
-A fresh virtual environment (python -m venv in a temporary folder) gets the package with
-`pip install` from a copy of the repository's packaging files (what a clone has), its
-dependencies from PyPI or pip's cache; then a learner notebook copied to an empty folder runs
-there with that environment's kernel. A second environment without the package runs the same
-notebook: its first cell installs the package (as in Colab), once.
+A fresh virtual environment (python -m venv in a temporary folder) holds only a kernel, as a
+learner's Colab or new venv does. A learner notebook's first cell installs the package from a
+copy of the repository's packaging files (what a clone has), its dependencies from PyPI or pip's
+cache, once; then every learner notebook the build made runs there, each in an empty folder.
 
-Needs the network to PyPI (or a warm pip cache) and a few minutes; every step is bounded.
-"""
+Needs the network to PyPI (or a warm pip cache) and a few minutes; every step is bounded."""
 
 from __future__ import annotations
 
@@ -26,7 +24,7 @@ from conftest import ROOT
 
 pytestmark = pytest.mark.install  # the tier (tests/conftest.py)
 
-NOTEBOOK = os.environ.get("LEARNER_INSTALL_NOTEBOOK", "03_scaling")  # has an explorer, sympy and exercises
+NOTEBOOK = "03_scaling"  # the one whose first cell installs: it has an explorer, sympy and exercises
 PIP_TIMEOUT = 1200  # seconds: a cold pip cache on a busy machine
 RUN_TIMEOUT = 900
 
@@ -95,37 +93,57 @@ def pip(python: Path, *args: str) -> None:
 
 
 RUNNER = textwrap.dedent("""\
-    import sys, nbformat
+    import json, sys, nbformat
+    from pathlib import Path
     from nbclient import NotebookClient
-    nb = nbformat.read(sys.argv[1], as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": "."}}).execute()
-    nbformat.write(nb, sys.argv[2])
+    # Each notebook runs in its own empty folder with a fresh kernel; what each raised is reported.
+    failed = {}
+    for source in sys.argv[1:]:
+        folder = Path(source).with_suffix("")
+        folder.mkdir()
+        nb = nbformat.read(source, as_version=4)
+        try:
+            NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
+        except Exception as error:  # CellExecutionError names the cell and the traceback
+            failed[source] = str(error)[-3000:]
+        nbformat.write(nb, folder / "out.ipynb")
+    print(json.dumps(failed))
 """)
 
 
-def run_notebook(python: Path, folder: Path, source: str) -> dict:
-    """Run the notebook text `source` in `folder` with `python`'s kernel; the executed notebook."""
+def run_notebooks(python: Path, where: Path, sources: dict[str, str]) -> dict[str, dict]:
+    """Run each notebook text in `sources` ({name: text}) with `python`'s kernel, each in an empty
+    folder under `where`; the executed notebooks, {name: notebook}. Fails naming every notebook that raised."""
+    import json
+
     import nbformat
 
-    (folder / "in.ipynb").write_text(source)
-    (folder.parent / "run.py").write_text(RUNNER)
+    where.mkdir()
+    for name, text in sources.items():
+        (where / f"{name}.ipynb").write_text(text)
+    (where / "run.py").write_text(RUNNER)
     done = subprocess.run(
-        [str(python), str(folder.parent / "run.py"), "in.ipynb", "out.ipynb"],
-        cwd=folder,
+        [str(python), "run.py", *(f"{name}.ipynb" for name in sources)],
+        cwd=where,
         env=clean_env(python),
         capture_output=True,
         text=True,
-        timeout=RUN_TIMEOUT,
+        timeout=RUN_TIMEOUT * len(sources),
     )
-    assert done.returncode == 0, f"the notebook failed in a fresh environment:\n{done.stderr[-4000:]}"
-    return nbformat.read(folder / "out.ipynb", as_version=4)
+    assert done.returncode == 0, f"the runner failed in a fresh environment:\n{done.stderr[-4000:]}"
+    failed = json.loads(done.stdout.splitlines()[-1])
+    assert failed == {}, "notebooks that stopped in a fresh environment:\n" + "\n\n".join(
+        f"{name}:\n{error}" for name, error in failed.items()
+    )
+    return {name: nbformat.read(where / name / "out.ipynb", as_version=4) for name in sources}
 
 
-def learner_notebook() -> str:
-    path = build_learner.OUT / "book" / f"{NOTEBOOK}.ipynb"
-    if not path.exists():
-        pytest.fail(f"{path} is missing: run `bash scripts/build.sh`")
-    return path.read_text()
+def learner_notebooks() -> dict[str, str]:
+    """{name: text} of every learner notebook the build made."""
+    found = {p.stem: p.read_text() for p in sorted((build_learner.OUT / "book").glob("*.ipynb"))}
+    if not found:
+        pytest.fail(f"no learner notebooks in {build_learner.OUT / 'book'}: run `bash scripts/build.sh`")
+    return found
 
 
 def errors(nb) -> list[str]:
@@ -138,29 +156,48 @@ def errors(nb) -> list[str]:
     ]
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory):
-    """A fresh venv with the package installed by `pip install <clone>`, and the kernel to run notebooks."""
-    tmp = tmp_path_factory.mktemp("install")
-    python = venv(tmp / "venv")
-    repo = clone(tmp)
+def with_first_cell_installing_from(text: str, repo: Path) -> str:
+    """A learner notebook whose first cell installs the package from `repo` instead of the repository URL
+    (the cell is checked to pin that URL at a commit)."""
+    import nbformat
+
+    nb = nbformat.reads(text, as_version=4)
+    first = nb.cells[0]
+    spec = re.search(r'^\s*PACKAGE = "([^"]+)"$', first.source, re.M)
+    assert spec and spec.group(1).startswith(f"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}@"), (
+        first.source
+    )
+    first.source = first.source.replace(spec.group(0), spec.group(0).replace(spec.group(1), str(repo)))
+    return nbformat.writes(nb)
+
+
+def test_a_fresh_environment_gets_the_package_from_the_first_cell_then_runs_every_learner_notebook(tmp_path):
+    """As a learner in Colab or a new venv: only a kernel is installed. One notebook's first cell
+    installs the package (here from a clone, not the repository URL), once, leaving the clone as it
+    was; the package then imports from any folder with its Chinese catalogue; and every learner
+    notebook runs, every cell, each in an empty folder, its first cell installing nothing."""
+    import nbformat
+
+    python = venv(tmp_path / "venv")
+    pip(python, "ipykernel", "nbclient", "nbformat")
+    repo = clone(tmp_path)
     before = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
-    pip(python, str(repo), "ipykernel", "nbclient", "nbformat")
-    (tmp / "clone-files-before-install.txt").write_text("\n".join(before))
-    return tmp, python
+    notebooks = learner_notebooks()
 
-
-def test_pip_install_leaves_the_clone_as_it_was(fresh):
-    """The build backend builds elsewhere: no build/ or *.egg-info left in a learner's clone."""
-    tmp, _ = fresh
-    repo = tmp / "repo"
+    # The first cell, alone, twice: it installs once, then finds the package.
+    nb = nbformat.reads(with_first_cell_installing_from(notebooks[NOTEBOOK], repo), as_version=4)
+    first = nb.cells[0]
+    again = nbformat.v4.new_code_cell(first.source)  # the same cell run a second time (its own cell id)
+    nb.cells = [first, nbformat.v4.new_code_cell("import attention_steps; print(attention_steps.__file__)"), again]
+    out = run_notebooks(python, tmp_path / "first-cell", {"first-cell": nbformat.writes(nb)})["first-cell"]
+    assert not errors(out)
+    printed = "".join(o.get("text", "") for o in out.cells[1].outputs)
+    assert str(tmp_path / "venv") in printed, printed
+    assert not out.cells[2].outputs, "the second time, nothing is installed"
     after = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
-    assert after == (tmp / "clone-files-before-install.txt").read_text().split("\n")
+    assert after == before, "pip install left files in the clone (the build backend builds elsewhere)"
 
-
-def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
-    tmp, python = fresh
-    empty = tmp / "elsewhere"
+    empty = tmp_path / "elsewhere"
     empty.mkdir()
     done = subprocess.run(
         [
@@ -180,41 +217,10 @@ def test_pip_install_makes_the_package_importable_from_any_folder(fresh):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     installed = Path(done.stdout.splitlines()[0])
-    assert installed.is_relative_to(tmp / "venv"), f"imported from {installed}, not the venv"
+    assert installed.is_relative_to(tmp_path / "venv"), f"imported from {installed}, not the venv"
     assert done.stdout.splitlines()[-1] == "权重", "the installed package has no Chinese catalogue"
 
-
-def test_learner_notebook_runs_in_an_empty_folder(fresh):
-    tmp, python = fresh
-    folder = tmp / "notebook"
-    folder.mkdir()
-    nb = run_notebook(python, folder, learner_notebook())
-    assert not errors(nb)
-    assert not nb.cells[0].outputs, "the package is installed: the first cell installs nothing"
-
-
-def test_first_cell_installs_the_package_when_missing(tmp_path):
-    """As in Colab: the package is missing, the first cell installs it (here from the clone, not the repository URL)."""
-    python = venv(tmp_path / "venv")
-    text = learner_notebook()
-    repo = clone(tmp_path)
-    # The first cell, alone, twice: it installs once, then finds the package.
-    import nbformat
-
-    nb = nbformat.reads(text, as_version=4)
-    first = nb.cells[0]
-    spec = re.search(r'^\s*PACKAGE = "([^"]+)"$', first.source, re.M)
-    assert spec and spec.group(1).startswith(f"{build_learner.DISTRIBUTION} @ git+{build_learner.REPOSITORY}@"), (
-        first.source
-    )
-    first.source = first.source.replace(spec.group(0), spec.group(0).replace(spec.group(1), str(repo)))
-    again = nbformat.v4.new_code_cell(first.source)  # the same cell run a second time (its own cell id)
-    nb.cells = [first, nbformat.v4.new_code_cell("import attention_steps; print(attention_steps.__file__)"), again]
-    pip(python, "ipykernel", "nbclient", "nbformat")
-    folder = tmp_path / "notebook"
-    folder.mkdir()
-    out = run_notebook(python, folder, nbformat.writes(nb))
-    assert not errors(out)
-    printed = "".join(o.get("text", "") for o in out.cells[1].outputs)
-    assert str(tmp_path / "venv") in printed, printed
-    assert not out.cells[2].outputs, "the second time, nothing is installed"
+    ran = run_notebooks(python, tmp_path / "learner", notebooks)
+    for name, nb in ran.items():
+        assert not errors(nb), (name, errors(nb))
+        assert not nb.cells[0].outputs, f"{name}: the package is installed, yet the first cell printed"
