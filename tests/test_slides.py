@@ -316,11 +316,12 @@ def audit_deck(p, offline_page, slides_url, deck: str, **options) -> None:
     assert printed.problems == [] and printed.foreign == [], (printed.problems, printed.foreign)
 
 
-# A low-contrast paragraph appended to every slide of the print layout: the audit must find each one.
+# A paragraph in a pale colour (the code boxes' background, --ase-slide-code) appended to every slide of the print
+# layout: the audit must find each one.
 CANARIES = """() => {
   const sections = [...document.querySelectorAll('.reveal .pdf-page > section')];
   sections.forEach((s, i) => { const p = document.createElement('p'); p.className = `canary-${i}`;
-    p.textContent = 'canary'; p.style.color = '#f4f4f4'; s.appendChild(p); });
+    p.textContent = 'canary'; p.style.color = 'var(--ase-slide-code)'; s.appendChild(p); });
 }"""
 FOUND_CANARIES = """async () => {
   const sections = document.querySelectorAll('.reveal .pdf-page > section');
