@@ -38,10 +38,9 @@ from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, ne
 #   browser    drives Chromium or JupyterLab over the built output
 #   build      runs a build of its own in a temporary folder (Sphinx, the slides, the handouts)
 #   install    makes fresh virtual environments and pip-installs the package into them
-#   notebooks  executes notebooks in a kernel
 # A test says its tier with a marker; one that says none is put in a tier by the fixtures it
 # uses (browser, offline_page, lab -> browser; site, slides_url -> book), else in `unit`.
-TIERS = ("unit", "book", "browser", "build", "install", "notebooks")
+TIERS = ("unit", "book", "browser", "build", "install")
 BROWSER_FIXTURES = {"browser", "offline_page", "lab"}
 BOOK_FIXTURES = {"site", "slides_url"}
 BUILT = (HTML / "index.html").exists() and (SLIDES / "index.html").exists()
@@ -58,8 +57,6 @@ def tier(item) -> str:
         return "browser"
     if names & BOOK_FIXTURES:
         return "book"
-    if type(item).__name__ == "NotebookItem":  # nbmake's
-        return "notebooks"
     return "unit"
 
 
@@ -67,6 +64,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if not any(m.name in TIERS for m in item.iter_markers()):
             item.add_marker(tier(item))
+        item.user_properties.append(("tier", tier(item)))  # in --junitxml's report: scripts/bench_suite.py sums by it
 
 
 def pytest_runtest_setup(item):
