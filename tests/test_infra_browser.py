@@ -122,26 +122,30 @@ def test_the_command_line_reports_the_error_and_fails(tmp_path):
 BROWSER_CODE = sorted([*(ROOT / "tests").rglob("*.py"), *(ROOT / "scripts").rglob("*.py")])  # tests/pages/ too
 
 
-@pytest.mark.parametrize("path", BROWSER_CODE, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_only_the_finder_names_a_browser_or_makes_a_context(path):
-    if path.name in ("browser.py", Path(__file__).name):
-        return
-    text = path.read_text()
-    for pattern in (r"/usr/bin/chromium", r"executable_path\s*=", r"\.new_context\(", r"chromium\.launch\("):
-        assert not re.search(pattern, text), (
-            f"{path.name} uses {pattern!r}: use scripts/browser.py (find, launch, new_context)"
-        )
+def offenders(patterns: tuple[str, ...], skip: tuple[str, ...]) -> list[str]:
+    """`file: pattern` for every file of BROWSER_CODE (but those named in `skip`) that matches a pattern."""
+    return [
+        f"{path.relative_to(ROOT)}: {pattern!r}"
+        for path in BROWSER_CODE
+        if path.name not in skip
+        for pattern in patterns
+        if re.search(pattern, path.read_text())
+    ]
 
 
-@pytest.mark.parametrize("path", BROWSER_CODE, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_no_fixed_pauses_and_no_short_bounds(path):
-    if path.name == Path(__file__).name:
-        return
-    text = path.read_text()
-    for pattern in (r"wait_for_timeout\(", r"time\.sleep\(", r"timeout\s*=\s*\d{1,2}_?000\b"):
-        assert not re.search(pattern, text), (
-            f"{path.name} has {pattern!r}: wait for the condition, bounded by TIMEOUT_MS"
-        )
+def test_only_the_finder_names_a_browser_or_makes_a_context():
+    found = offenders(
+        (r"/usr/bin/chromium", r"executable_path\s*=", r"\.new_context\(", r"chromium\.launch\("),
+        skip=("browser.py", Path(__file__).name),
+    )
+    assert found == [], "use scripts/browser.py (find, launch, new_context) instead of:\n" + "\n".join(found)
+
+
+def test_no_fixed_pauses_and_no_short_bounds():
+    found = offenders(
+        (r"wait_for_timeout\(", r"time\.sleep\(", r"timeout\s*=\s*\d{1,2}_?000\b"), skip=(Path(__file__).name,)
+    )
+    assert found == [], "wait for the condition, bounded by TIMEOUT_MS, instead of:\n" + "\n".join(found)
 
 
 def test_block_other_hosts_lets_local_requests_through_and_records_the_rest():
