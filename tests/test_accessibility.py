@@ -124,15 +124,9 @@ def open_page(offline_page, site, path, scheme="light", width=1280):
     return p
 
 
-def needs_book():
-    if not PAGES:
-        pytest.skip("book not built")
-
-
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("page_path", PAGES or ["(book not built)"])
 def test_page_is_offline_clean_and_passes_axe_in_both_modes(site, offline_page, page_path, scheme):
-    needs_book()
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: scripts/vendor_assets.py copies it from node_modules/axe-core")
     p = open_page(offline_page, site, page_path, scheme)
@@ -169,7 +163,6 @@ def test_page_is_offline_clean_and_passes_axe_in_both_modes(site, offline_page, 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("kind", sorted(EXPLORERS))
 def test_explorer_drawing_contrast(site, offline_page, kind, scheme):
-    needs_book()
     p = open_page(offline_page, site, EXPLORERS[kind], scheme)
     root = p.page.locator(f".ase-explorer[data-explorer='{kind}']").first
     p.page.keyboard.press("Tab")  # keyboard focus, so that :focus-visible applies
@@ -183,7 +176,6 @@ def test_explorer_drawing_contrast(site, offline_page, kind, scheme):
 
 @pytest.mark.parametrize("kind", sorted(EXPLORERS))
 def test_formulas_are_not_tab_stops_and_the_explorer_is_four_keys_away(site, offline_page, kind):
-    needs_book()
     p = open_page(offline_page, site, EXPLORERS[kind])
     page = p.page
     formulas = page.evaluate("""() => [...document.querySelectorAll('mjx-container')].map(m => m.tabIndex)""")
@@ -202,7 +194,6 @@ def test_formulas_are_not_tab_stops_and_the_explorer_is_four_keys_away(site, off
 
 
 def test_one_search_box_on_a_wide_screen_and_on_a_phone(site, offline_page):
-    needs_book()
     for width in (1280, 375):
         p = open_page(offline_page, site, "book/02_scores.html", width=width)
         shown = p.page.evaluate("""() => [...document.querySelectorAll('.search-button-field, .search-button')]
@@ -211,7 +202,6 @@ def test_one_search_box_on_a_wide_screen_and_on_a_phone(site, offline_page):
 
 
 def test_search_snippets_are_plain_text_without_hidden_code(site, offline_page):
-    needs_book()
     p = offline_page(viewport={"width": 1280, "height": 900})
     page = p.page
     page.goto(f"{site}/search.html?q=scaling", wait_until="load", timeout=WAIT)
@@ -236,7 +226,6 @@ def test_search_snippets_are_plain_text_without_hidden_code(site, offline_page):
 
 def test_math_in_snippets_reads_as_text(site, offline_page):
     """The TeX-to-text rewrite used by the snippets, on the book's own forms."""
-    needs_book()
     p = open_page(offline_page, site, "search.html")
     cases = {
         "\\(\\div\\sqrt{d_k}\\)": "÷√d_k",
