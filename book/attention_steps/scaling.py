@@ -268,7 +268,8 @@ def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int
     d_k = positive_int("d_k", d_k)
     n_keys = positive_int("n_keys", n_keys)
     n_queries = positive_int("n_queries", n_queries)
-    # Component by component (`_components`): memory stays O(n_queries · n_keys) for any d_k, and
+    # The draw `saturation` makes (`_scores_and_key_grams`, which also sums the key Gram matrices
+    # this function leaves unused): memory stays O(n_queries · n_keys · 64) for any d_k, and
     # component c is drawn the same way for every d_k > c, so a larger d_k adds
     # components to the same draw rather than drawing afresh.
     return _scores_and_key_grams(d_k, n_keys, n_queries, seed)[0]
