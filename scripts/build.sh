@@ -55,13 +55,17 @@ for lang in $langs; do
   step "handouts $lang"
 done
 # The learner's notebooks (plain Jupyter, MyST resolved) from the same executed notebooks, into
-# _build/learner/ (pushed to the learner branch by the Pages workflow) and the book's download buttons.
-.venv/bin/python scripts/build_learner.py
-step learner
+# _build/learner/ (pushed to the learner branch by the Pages workflow) and the book's download buttons,
+# in every edition's language (English first): another language's into _build/learner/<lang>/ and
+# _build/html/<lang>/, translated by scripts/translate_notebook.py, as the decks are.
+for lang in $langs; do
+  .venv/bin/python scripts/build_learner.py --lang "$lang"
+  step "learner $lang"
+done
 echo
 echo "The book is in _build/html/ (the Chinese edition in _build/html/zh_CN/). Open _build/html/index.html in a browser,"
 echo "or serve it: .venv/bin/python -m http.server -d _build/html 8000 -b 127.0.0.1"
 echo "The slides are in _build/slides/ (and _build/html/slides/): open _build/slides/index.html (Chinese: _build/slides/zh_CN/)."
-echo "The learner's notebooks are in _build/learner/book/ (and _build/html/learner/)."
+echo "The learner's notebooks are in _build/learner/book/ (and _build/html/learner/); Chinese: _build/learner/zh_CN/book/."
 lap=$start; step total
 echo "build: ${timings%, }"

@@ -20,6 +20,20 @@ Markdown by the module shared with the slides (scripts/myst_convert.py):
   a fresh environment), from the repository at the commit the notebook was built from; when
   it cannot (offline), it says in one paragraph what failed and what to do, and stops.
 
+- a Markdown note after the title cell says once that the numbers in the text are the book's,
+  computed when it was built, and that the code cells compute them again.
+
+Every edition of the book has its learner notebooks (issue 21). `--lang zh_CN` makes the Chinese
+ones from the same executed notebooks, translated before they are converted by
+scripts/translate_notebook.py (as the Chinese decks are; a message with no translation stops the
+build); the outputs carry their other languages (figures, glued words, the checker's feedback), so
+they come out Chinese, and the saved explorers are drawn in Chinese. The words this script adds
+come from the core's catalogue (book/attention_steps/locale/zh_CN/pages.po). A second cell, tagged
+`language` and collapsed, runs `set_language("zh_CN")`, so what the package prints when a learner
+runs the notebook is Chinese too (the install cell stays first: it runs before the package exists).
+
+    .venv/bin/python scripts/build_learner.py --lang zh_CN   # the Chinese notebooks
+
 Output:
 
     _build/learner/book/NN_name.ipynb     the learner notebooks (the tree the Pages workflow pushes
@@ -28,9 +42,12 @@ Output:
     _build/learner/binder/requirements.txt, README.md
     _build/html/learner/NN_name.ipynb     the same notebooks, published with the book
     _build/html/_sources/book/NN_name.ipynb  replaced by them: the pages' download button
+    _build/learner/zh_CN/book/NN_name.ipynb  the Chinese ones (and zh_CN/book/attention_steps/): the
+                                          Chinese pages' launch buttons open them on the branch
+    _build/html/zh_CN/learner/NN_name.ipynb, _build/html/zh_CN/_sources/book/NN_name.ipynb
 
 Running it again rebuilds only the notebooks whose inputs changed (content hashes in
-`_build/learner/.inputs.json`), as scripts/build_slides.py does for the decks.
+`_build/learner/.inputs.json`, `_build/learner/zh_CN/.inputs.json`), as scripts/build_slides.py does for the decks.
 """
 
 from __future__ import annotations
@@ -44,7 +61,6 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -59,6 +75,9 @@ from myst_convert import MystConverter, admonition_quote, details, glue_outputs,
 from slides.chapters import chapters, title_of  # noqa: E402
 from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "book"))  # the core: the words this script adds, in every language
+from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: E402
+
 OUT = Path(os.environ.get("LEARNER_OUT", ROOT / "_build" / "learner"))
 STAMPS = ".inputs.json"
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
@@ -66,7 +85,7 @@ REPOSITORY = CONFIG["repository"]["url"].rstrip("/")
 DISTRIBUTION = "attention-steps"  # pyproject.toml's [project] name
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-WIDGET_FALLBACK = "An interactive explorer: run the notebook's cells (Run > Run All Cells) to use it here."
+WIDGET_FALLBACK = N_("An interactive explorer: run the notebook's cells (Run > Run All Cells) to use it here.")
 REMOVE_CELL = "remove-cell"
 HIDE_INPUT = {"hide-input", "remove-input", "hide-cell"}
 
@@ -95,7 +114,7 @@ def install_spec(commit: str | None = None) -> str:
 
 # Shown, alone, when the package is missing and pip cannot install it (offline, no git): what
 # failed and what to do, with no traceback (IPython shows what `_render_traceback_` returns).
-NOT_INSTALLED = (
+NOT_INSTALLED = N_(
     "The package attention_steps, which this notebook needs, is not installed, and pip could not install it "
     "({reason}). To run the notebooks, get them where there is a connection: clone {repository} and run "
     "`pip install .` in the clone, or clone its `learner` branch, whose book/ folder holds the notebooks beside "
@@ -104,24 +123,58 @@ NOT_INSTALLED = (
 )
 
 
+INSTALL_COMMENT = N_(
+    "Run this cell first. It installs the book's small package, attention_steps, when it is missing "
+    "(Colab, Binder, a fresh environment): the version this notebook was made with."
+)
+_WIDE = re.compile(r"[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
+# What a line is cut between: a placeholder or a `code` span whole, a word with the spaces after it,
+# or one wide (Chinese) character with the punctuation after it (a line never starts with "，").
+_PIECE = re.compile(
+    r"\{\w+\}\s*|`[^`]*`\s*|[^\s`{\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]+\s*|.[，。；：、）」』！？]*\s*|\s+"
+)
+
+
+def _columns(text: str) -> int:
+    """How wide `text` shows in a monospaced editor: a Chinese character takes two columns."""
+    return len(text) + len(_WIDE.findall(text))
+
+
+def wrap_exactly(text: str, width: int) -> list[str]:
+    """`text` cut into lines at most `width` columns wide (where a piece allows) that join back into
+    `text` exactly: English is cut after a space, which stays at the line's end; Chinese, which has no
+    spaces, between characters; a `{placeholder}` or a `code` span is never cut."""
+    lines, line = [], ""
+    for piece in _PIECE.findall(text):
+        if line and _columns(line + piece.rstrip()) > width:
+            lines.append(line)
+            line = ""
+        line += piece
+    assert "".join([*lines, line]) == text, "wrap_exactly lost text"
+    return [*lines, line] if line else lines
+
+
 def _python_string(text: str, width: int = 84, indent: str = "            ") -> str:
-    """`text` as adjacent Python string literals of at most `width` characters, one a line
-    (an f-string where it holds `{reason}`)."""
-    parts = textwrap.wrap(text, width, break_on_hyphens=False)
+    """`text` as adjacent Python string literals of at most `width` columns, one a line
+    (an f-string where it holds `{reason}`), that Python joins back into `text` exactly."""
     literals = [
-        ("f" if "{reason}" in part else "") + json.dumps(part + (" " if i < len(parts) - 1 else ""))
-        for i, part in enumerate(parts)
+        ("f" if "{reason}" in part else "") + json.dumps(part, ensure_ascii=False) for part in wrap_exactly(text, width)
     ]
     return "\n".join(indent + literal for literal in literals)
 
 
+def _comment(text: str, width: int = 90) -> str:
+    """`text` as `# ` comment lines."""
+    return "\n".join("# " + line.rstrip() for line in wrap_exactly(text, width - 2))
+
+
 def install_cell(spec: str, module: str = "attention_steps") -> str:
     """The learner notebook's first cell: import `module`; when it is missing, `pip install spec` quietly,
-    and if that fails, one paragraph (NOT_INSTALLED) and the run stops there (Run All goes no further)."""
-    message = _python_string(NOT_INSTALLED.replace("{repository}", REPOSITORY))
+    and if that fails, one paragraph (NOT_INSTALLED) and the run stops there (Run All goes no further).
+    Its words in the current language (`attention_steps.i18n.language`)."""
+    message = _python_string(_(NOT_INSTALLED).replace("{repository}", REPOSITORY))
     return f'''\
-# Run this cell first. It installs the book's small package, attention_steps, when it is
-# missing (Colab, Binder, a fresh environment): the version this notebook was made with.
+{_comment(_(INSTALL_COMMENT))}
 try:
     import {module}
 except ImportError:
@@ -144,9 +197,10 @@ except ImportError:
 
 
 GLUE_IMPORT = re.compile(r"^([ \t]*)from myst_nb import glue[ \t]*$", re.M)
-GLUE_STANDIN = '''\
+GLUE_DOC = N_("The book writes this value into its text (myst_nb.glue); this notebook's text already shows it.")
+GLUE_STANDIN = f'''\
 \\1def glue(name, value, display=True):
-\\1    """The book writes this value into its text (myst_nb.glue); this notebook's text already shows it."""
+\\1    """{GLUE_DOC}"""
 \\1    if display:
 \\1        from IPython.display import display as show
 \\1        show(value)'''
@@ -158,23 +212,44 @@ def notebooks() -> list[Path]:
     return ([root] if root.exists() else []) + [p for p in chapters() if p != root]
 
 
-def labels() -> dict[str, tuple[str, str]]:
-    """Every MyST target `(label)=` of the book: label -> (notebook stem, the id JupyterLab gives the heading it marks)."""
+def _markdown_in(lang: str, stem: str):
+    """A function giving a markdown cell's source in `lang`, as the page's catalogue translates it."""
+    if lang == "en":
+        return lambda text: text
+    from translate_notebook import catalogue, translate_markdown
+
+    book = catalogue(lang, "book", stem)
+    return lambda text: translate_markdown(text, book.get)[0]
+
+
+def labels(lang: str = "en") -> dict[str, tuple[str, str]]:
+    """Every MyST target `(label)=` of the book: label -> (notebook stem, the id JupyterLab gives the heading
+    it marks, the heading in `lang`)."""
     found = {}
     for path in notebooks():
+        in_language = _markdown_in(lang, path.stem)
         for cell in json.loads(path.read_text())["cells"]:
             text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            if cell["cell_type"] != "markdown" or "(" not in text:
+                continue
+            text = in_language(text)
             for m in re.finditer(r"^\s*\(([^)\s]+)\)=\s*\n+\s*#+\s+(.+)$", text, re.M):
                 found[m.group(1)] = (path.stem, re.sub(r"\s+", "-", re.sub(r"[$`*]", "", m.group(2).strip())))
     return found
 
 
-def titles() -> dict[str, str]:
-    """Notebook stem -> its title, the text of a `{doc}` link written without one."""
-    return {p.stem: title_of(json.loads(p.read_text())) for p in notebooks()}
+def titles(lang: str = "en") -> dict[str, str]:
+    """Notebook stem -> its title in `lang`, the text of a `{doc}` link written without one (as the
+    page's catalogue translates its heading, like the Chinese decks' links)."""
+    found = {p.stem: title_of(json.loads(p.read_text())) for p in notebooks()}
+    if lang == "en":
+        return found
+    from translate_notebook import catalogue
+
+    return {stem: catalogue(lang, "book", stem).get(title, title) for stem, title in found.items()}
 
 
-def converter(nb, name: str) -> MystConverter:
+def converter(nb, name: str, lang: str = "en") -> MystConverter:
     """The shared conversion, with links to other notebooks pointing at their learner editions beside this one."""
 
     def link(stem: str, anchor: str) -> str:
@@ -185,21 +260,132 @@ def converter(nb, name: str) -> MystConverter:
         glue_outputs(nb),
         name=name,
         link=link,
-        titles=titles(),
-        labels=labels(),
+        titles=titles(lang),
+        labels=labels(lang),
         dropdown=details,
         admonition=admonition_quote,
     )
 
 
-def learner_edition(nb, name: str, commit: str | None = None):
-    """A copy of an executed book notebook as a plain Jupyter notebook (see the module's docstring).
+# --------------------------------------------------------------------------- another language (issue 21)
+class Untranslated(SystemExit):
+    """A learner notebook in another language has messages its catalogues do not translate."""
 
-    commit: the package's commit the first cell installs (default `built_from()`; "" for none)."""
+
+def in_language(nb, lang: str, stem: str):
+    """The executed notebook in `lang` (scripts/translate_notebook.py, as the Chinese decks are made);
+    stops on an untranslated message."""
+    if lang == "en":
+        return nb
+    from translate_notebook import translate
+
+    nb, missing = translate(nb, lang, stem)
+    if missing:
+        raise Untranslated(
+            f"build_learner: {stem} has {len(missing)} messages with no {lang} translation (run "
+            f"`scripts/build_lang.py update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
+            + "; ".join(repr(m[:70]) for m in missing[:5])
+        )
+    return nb
+
+
+LANGUAGE_TAG = "language"
+LANGUAGE_COMMENT = N_(
+    "This notebook is in Chinese: this cell makes the checker's feedback, the figures and the explorers speak it too."
+)
+
+
+def language_cell(lang: str):
+    """The second cell of a learner notebook in another language: `set_language(lang)`, collapsed, so that
+    what the package prints when the learner runs the notebook is in the notebook's language."""
     import nbformat
 
+    cell = nbformat.v4.new_code_cell(
+        f"{_comment(_(LANGUAGE_COMMENT))}\nfrom attention_steps.i18n import set_language\n\nset_language({json.dumps(lang)})"
+    )
+    cell.metadata["tags"] = [LANGUAGE_TAG]
+    cell.metadata["slideshow"] = {"slide_type": "skip"}
+    cell.metadata["jupyter"] = {"source_hidden": True}
+    return cell
+
+
+NUMBERS_TAG = "numbers-note"
+NUMBERS_NOTE = N_(
+    "The numbers in this notebook's text are the book's, computed when the book was built; the code cells "
+    "compute them again when you run them. So after you change an example, the cells show the new numbers "
+    "and the text still shows the book's."
+)
+
+
+def numbers_note():
+    """A Markdown cell, once at the top: the text's numbers are the book's; the cells recompute them."""
+    import nbformat
+
+    cell = nbformat.v4.new_markdown_cell("> " + _(NUMBERS_NOTE))
+    cell.metadata["tags"] = [NUMBERS_TAG]
+    cell.metadata["slideshow"] = {"slide_type": "skip"}
+    return cell
+
+
+def glue_standin() -> str:
+    """What `from myst_nb import glue` becomes, its docstring in the current language."""
+    return GLUE_STANDIN.replace(GLUE_DOC, _(GLUE_DOC))
+
+
+def first_cells(commit: str | None, lang: str) -> list:
+    """The cells a learner notebook opens with: the install cell, then (another language) the language cell."""
+    import nbformat
+
+    first = nbformat.v4.new_code_cell(install_cell(install_spec(commit)))
+    first.metadata["tags"] = ["install"]
+    first.metadata["slideshow"] = {"slide_type": "skip"}
+    return [first] + ([] if lang == "en" else [language_cell(lang)])
+
+
+def with_numbers_note(cells: list) -> list:
+    """`cells` with the numbers' note after the title cell (the first Markdown cell)."""
+    at = next((i + 1 for i, c in enumerate(cells) if c.cell_type == "markdown"), 0)
+    return [*cells[:at], numbers_note(), *cells[at:]]
+
+
+def localized(nb, lang: str):
+    """What the conversion wrote in English, in `lang`: the explorers' stand-in text, the glue stand-in's
+    docstring; and the saved explorers (widget state) drawn in `lang` where no kernel says otherwise."""
+    if lang == "en":
+        return nb
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.source = cell.source.replace(GLUE_DOC, _(GLUE_DOC))
+        for o in cell.get("outputs", []):
+            if WIDGET_VIEW in o.get("data", {}):
+                o["data"]["text/plain"] = _(WIDGET_FALLBACK)
+    # Each saved explorer carries every language's labels (data.i18n) and the kernel's language, which was
+    # English when the book ran: the front end shows the kernel's language, else the page's (JupyterLab's is
+    # English). Saved as this notebook's language, it draws in it; run again, set_language says the same.
+    states = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for model in states.values():
+        data = model.get("state", {}).get("data")
+        if isinstance(data, dict) and isinstance(data.get("i18n"), dict):
+            data["i18n"] = {**data["i18n"], "lang": lang}
+    return nb
+
+
+def learner_edition(nb, name: str, commit: str | None = None, lang: str = "en"):
+    """A copy of an executed book notebook as a plain Jupyter notebook (see the module's docstring).
+
+    commit: the package's commit the first cell installs (default `built_from()`; "" for none);
+    lang: the notebook's language (translated first, as the Chinese decks are)."""
+    if lang != "en":  # the speaker notes are left out: their catalogues are the slides' business
+        nb = copy.deepcopy(nb)
+        nb.cells = [c for c in nb.cells if c.metadata.get("slideshow", {}).get("slide_type") != "notes"]
+    with language(lang):
+        return localized(_learner_edition(in_language(nb, lang, name), name, commit, lang), lang)
+
+
+def _learner_edition(nb, name: str, commit: str | None, lang: str):
     nb = copy.deepcopy(nb)
-    myst = converter(nb, name)
+    myst = converter(nb, name, lang)
     cells = []
     for cell in nb.cells:
         tags = set(cell.metadata.get("tags", []))
@@ -233,10 +419,7 @@ def learner_edition(nb, name: str, commit: str | None = None):
                 # Hidden in the book; here kept (later cells use what it computes), its code collapsed.
                 cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
         cells.append(cell)
-    first = nbformat.v4.new_code_cell(install_cell(install_spec(commit)))
-    first.metadata["tags"] = ["install"]
-    first.metadata["slideshow"] = {"slide_type": "skip"}
-    nb.cells = [first, *cells]
+    nb.cells = [*first_cells(commit, lang), *with_numbers_note(cells)]
     nb.metadata.pop("mystnb", None)
     nb.metadata.setdefault("kernelspec", {"display_name": "Python 3", "language": "python", "name": "python3"})
     return nb
@@ -254,6 +437,10 @@ in, the exercises' solutions are folded (click to open), and the first cell inst
 `attention_steps` package when it is missing. Open them in JupyterLab, Jupyter Notebook, VS Code,
 Colab or Binder; `book/attention_steps/` is the package itself, so a clone of this branch runs
 them as they are.
+
+`zh_CN/book/` holds the same notebooks in Simplified Chinese (中文版), with the package beside
+them too; their second cell sets the package's language, so the checker, the figures and the
+explorers speak Chinese when you run them.
 """
 
 
@@ -294,23 +481,52 @@ def copy_package(dest: Path) -> None:
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-def publish(names: list[str]) -> int:
-    """Copy the learner notebooks into the built book: its learner/ folder and the download button's _sources/."""
-    if not (SITE / "index.html").exists():
+def folder(lang: str) -> str:
+    """Where a language's learner notebooks are, under _build/learner/ and in the built book: "" for English
+    (book/, _build/html/), else the language (zh_CN/book/, _build/html/zh_CN/), as the book's editions are."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"build_learner: lang must be one of {LANGUAGES}, got {lang!r}")
+    return "" if lang == "en" else lang
+
+
+def out_dir(lang: str = "en") -> Path:
+    """The learner tree of `lang`: _build/learner/ (English), _build/learner/zh_CN/ (the tree the Pages
+    workflow pushes to the `learner` branch holds both; each language's book/ has the package beside it)."""
+    return OUT / folder(lang)
+
+
+def site_dir(lang: str = "en") -> Path:
+    """The built book of `lang`: _build/html/ or _build/html/zh_CN/."""
+    return SITE / folder(lang)
+
+
+def publish(names: list[str], lang: str = "en") -> int:
+    """Copy the learner notebooks into the built book of their language: its learner/ folder and the
+    download button's _sources/."""
+    site = site_dir(lang)
+    if not (site / "index.html").exists():
         return 0
     copied = 0
     for name in names:
-        src = OUT / "book" / f"{name}.ipynb"
+        src = out_dir(lang) / "book" / f"{name}.ipynb"
         data = src.read_text()
-        for target in (SITE / "learner" / f"{name}.ipynb", SITE / "_sources" / "book" / f"{name}.ipynb"):
+        for target in (site / "learner" / f"{name}.ipynb", site / "_sources" / "book" / f"{name}.ipynb"):
             copied += write_if_changed(target, data)
     return copied
 
 
-def tooling_digest(commit: str = "") -> str:
+def tooling_digest(commit: str = "", lang: str = "en") -> str:
     """This script, the shared converter, the execution helpers, and what the install cell and links are
-    made from (the package's commit among them)."""
-    h = hashlib.sha256(commit.encode() + b"\0")
+    made from (the package's commit among them); another language's: also its translation and catalogues."""
+    h = hashlib.sha256(commit.encode() + b"\0" + lang.encode() + b"\0")
+    extra = []
+    if lang != "en":
+        extra = [
+            HERE / "translate_notebook.py",
+            ROOT / "book" / "attention_steps" / "i18n.py",
+            ROOT / "book" / "attention_steps" / "locale" / lang / "pages.po",
+            *sorted((ROOT / "locale" / lang / "LC_MESSAGES" / "book").glob("*.po")),
+        ]
     for path in [
         Path(__file__),
         HERE / "myst_convert.py",
@@ -319,6 +535,7 @@ def tooling_digest(commit: str = "") -> str:
         ROOT / "_config.yml",
         ROOT / "_toc.yml",
         ROOT / "pyproject.toml",
+        *extra,
     ]:
         if path.exists():
             h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -328,22 +545,29 @@ def tooling_digest(commit: str = "") -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--force", action="store_true", help="rebuild every notebook")
+    parser.add_argument("--lang", default="en", choices=LANGUAGES, help="the notebooks' language; default en")
     args = parser.parse_args(argv)
+    return build(args.lang, args.force)
+
+
+def build(lang: str = "en", force: bool = False) -> int:
+    """Build (and publish) the learner notebooks of `lang` whose inputs changed."""
     start = time.perf_counter()
     paths = notebooks()
-    (OUT / "book").mkdir(parents=True, exist_ok=True)
+    out = out_dir(lang)
+    (out / "book").mkdir(parents=True, exist_ok=True)
     try:
-        stamps = json.loads((OUT / STAMPS).read_text())
+        stamps = json.loads((out / STAMPS).read_text())
     except (OSError, ValueError):
         stamps = {}
     commit = built_from()
-    tooling, fingerprint = tooling_digest(commit), cache_fingerprint()
+    tooling, fingerprint = tooling_digest(commit, lang), cache_fingerprint()
     rebuilt = []
     for path in paths:
-        target = OUT / "book" / f"{path.stem}.ipynb"
+        target = out / "book" / f"{path.stem}.ipynb"
         quick = hashlib.sha256(f"{tooling}\0{fingerprint}\0".encode() + path.read_bytes()).hexdigest()
         old = stamps.get(path.stem, {})
-        if not args.force and target.exists() and old.get("quick") == quick:
+        if not force and target.exists() and old.get("quick") == quick:
             continue
         record = cache_record(path)  # the book's execution of this notebook, None if it has none
         digest = (
@@ -351,28 +575,28 @@ def main(argv=None) -> int:
             if record is None
             else hashlib.sha256(f"{tooling}\0{record}\0".encode() + path.read_bytes()).hexdigest()
         )
-        if not args.force and target.exists() and digest is not None and old.get("inputs") == digest:
+        if not force and target.exists() and digest is not None and old.get("inputs") == digest:
             stamps[path.stem] = {"inputs": digest, "quick": quick}
             continue
         import nbformat
 
         t0 = time.perf_counter()
         nb, origin = executed(path)
-        nbformat.write(learner_edition(nb, path.stem, commit), target)
+        nbformat.write(learner_edition(nb, path.stem, commit, lang), target)
         stamps[path.stem] = {"inputs": digest, "quick": quick} if digest else {}
         rebuilt.append(path.stem)
         print(
             f"build_learner: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} "
             f"({origin}, {time.perf_counter() - t0:.1f} s)"
         )
-    (OUT / STAMPS).write_text(json.dumps(stamps, indent=1, sort_keys=True))
-    copy_package(OUT / "book" / "attention_steps")
+    (out / STAMPS).write_text(json.dumps(stamps, indent=1, sort_keys=True))
+    copy_package(out / "book" / "attention_steps")  # beside each language's notebooks: Binder imports it from there
     write_if_changed(OUT / "README.md", BRANCH_README)
     write_if_changed(OUT / "binder" / "requirements.txt", binder_requirements())
-    copied = publish([p.stem for p in paths])
+    copied = publish([p.stem for p in paths], lang)
     print(
-        f"build_learner: {len(rebuilt)} notebooks rebuilt, {len(paths) - len(rebuilt)} unchanged, "
-        f"{copied} copied into {SITE}/ in {time.perf_counter() - start:.1f} s"
+        f"build_learner: {lang}: {len(rebuilt)} notebooks rebuilt, {len(paths) - len(rebuilt)} unchanged, "
+        f"{copied} copied into {site_dir(lang)}/ in {time.perf_counter() - start:.1f} s"
     )
     return 0
 
