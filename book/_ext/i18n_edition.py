@@ -15,7 +15,10 @@ the same execution cache. This extension gives both editions:
   execution cache (``i18n_require_cached``): one execution serves both editions;
 - figures drawn in both languages in one execution (attention_steps.i18n.show_figure
   puts the translated PNGs in the output's metadata): a translated edition shows
-  its own language's PNG, with the same numbers, since it is the same figure.
+  its own language's PNG, with the same numbers, since it is the same figure;
+- a translated edition's launch buttons (Binder, Colab) open its own learner
+  notebooks: `<lang>/book/NN.ipynb` on the `learner` branch (scripts/build_learner.py
+  --lang puts them in _build/learner/<lang>/, which the Pages workflow pushes there).
 """
 
 from __future__ import annotations
@@ -101,6 +104,9 @@ def _config_inited(app, config) -> None:
     if "lang-switch.html" not in end:
         end.insert(0, "lang-switch.html")
     options["article_header_end"] = end
+    _, _, _, there = _edition(config.language)
+    if there:  # the launch buttons open <path_to_docs>/<pagename>.ipynb: this edition's learner notebooks
+        options["path_to_docs"] = "/".join(p for p in (there, (options.get("path_to_docs") or "").strip("/")) if p)
 
 
 def _page_script_strings(app) -> None:
