@@ -3,7 +3,8 @@
 A fresh virtual environment (python -m venv in a temporary folder) holds only a kernel, as a
 learner's Colab or new venv does. A learner notebook's first cell installs the package from a
 copy of the repository's packaging files (what a clone has), its dependencies from PyPI or pip's
-cache, once; then every learner notebook the build made runs there, each in an empty folder.
+cache, once; then every learner notebook the build made runs there, each in an empty folder: the
+English ones and, in the same environment, the Chinese ones, whose checker then speaks Chinese.
 
 Needs the network to PyPI (or a warm pip cache) and a few minutes; every step is bounded."""
 
@@ -138,12 +139,23 @@ def run_notebooks(python: Path, where: Path, sources: dict[str, str]) -> dict[st
     return {name: nbformat.read(where / name / "out.ipynb", as_version=4) for name in sources}
 
 
-def learner_notebooks() -> dict[str, str]:
-    """{name: text} of every learner notebook the build made."""
-    found = {p.stem: p.read_text() for p in sorted((build_learner.OUT / "book").glob("*.ipynb"))}
+def learner_notebooks(lang: str = "en") -> dict[str, str]:
+    """{name: text} of every learner notebook the build made in `lang`."""
+    folder = build_learner.out_dir(lang) / "book"
+    found = {p.stem: p.read_text() for p in sorted(folder.glob("*.ipynb"))}
     if not found:
-        pytest.fail(f"no learner notebooks in {build_learner.OUT / 'book'}: run `bash scripts/build.sh`")
+        pytest.fail(f"no {lang} learner notebooks in {folder}: run `bash scripts/build.sh`")
     return found
+
+
+@pytest.fixture(scope="module")
+def fresh_venv(tmp_path_factory) -> tuple[Path, Path]:
+    """(python, clone): a new venv holding only a kernel (and nbclient, which runs the notebooks), and a
+    clone's packaging files; one for the module, as one learner's environment runs both languages."""
+    where = tmp_path_factory.mktemp("fresh")
+    python = venv(where / "venv")
+    pip(python, "ipykernel", "nbclient", "nbformat")
+    return python, clone(where)
 
 
 def errors(nb) -> list[str]:
@@ -171,16 +183,16 @@ def with_first_cell_installing_from(text: str, repo: Path) -> str:
     return nbformat.writes(nb)
 
 
-def test_a_fresh_environment_gets_the_package_from_the_first_cell_then_runs_every_learner_notebook(tmp_path):
+def test_a_fresh_environment_gets_the_package_from_the_first_cell_then_runs_every_learner_notebook(
+    tmp_path, fresh_venv
+):
     """As a learner in Colab or a new venv: only a kernel is installed. One notebook's first cell
     installs the package (here from a clone, not the repository URL), once, leaving the clone as it
     was; the package then imports from any folder with its Chinese catalogue; and every learner
     notebook runs, every cell, each in an empty folder, its first cell installing nothing."""
     import nbformat
 
-    python = venv(tmp_path / "venv")
-    pip(python, "ipykernel", "nbclient", "nbformat")
-    repo = clone(tmp_path)
+    python, repo = fresh_venv
     before = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
     notebooks = learner_notebooks()
 
@@ -192,7 +204,7 @@ def test_a_fresh_environment_gets_the_package_from_the_first_cell_then_runs_ever
     out = run_notebooks(python, tmp_path / "first-cell", {"first-cell": nbformat.writes(nb)})["first-cell"]
     assert not errors(out)
     printed = "".join(o.get("text", "") for o in out.cells[1].outputs)
-    assert str(tmp_path / "venv") in printed, printed
+    assert str(python.parent.parent) in printed, printed
     assert not out.cells[2].outputs, "the second time, nothing is installed"
     after = sorted(str(p.relative_to(repo)) for p in repo.rglob("*"))
     assert after == before, "pip install left files in the clone (the build backend builds elsewhere)"
@@ -217,10 +229,54 @@ def test_a_fresh_environment_gets_the_package_from_the_first_cell_then_runs_ever
     )
     assert done.returncode == 0, done.stderr[-3000:]
     installed = Path(done.stdout.splitlines()[0])
-    assert installed.is_relative_to(tmp_path / "venv"), f"imported from {installed}, not the venv"
+    assert installed.is_relative_to(python.parent.parent), f"imported from {installed}, not the venv"
     assert done.stdout.splitlines()[-1] == "权重", "the installed package has no Chinese catalogue"
 
     ran = run_notebooks(python, tmp_path / "learner", notebooks)
     for name, nb in ran.items():
         assert not errors(nb), (name, errors(nb))
         assert not nb.cells[0].outputs, f"{name}: the package is installed, yet the first cell printed"
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def shown_text(output) -> str:
+    """What an output shows as text: a stream's text, else its HTML's text, else its plain text."""
+    if output.output_type == "stream":
+        return output.text
+    data = output.get("data", {})
+    if "text/html" in data:
+        return re.sub(r"<[^>]+>", "", data["text/html"])
+    return data.get("text/plain", "")
+
+
+def test_the_chinese_learner_notebooks_run_in_the_same_fresh_environment_and_speak_chinese(tmp_path, fresh_venv):
+    """The Chinese learner notebooks, every cell, in the environment the English ones ran in (their first cell
+    installs the package from the clone when that test has not run first): no error, the install and
+    language cells print nothing, and what the checker prints when run is Chinese."""
+    import nbformat
+
+    python, repo = fresh_venv
+    notebooks = {name: with_first_cell_installing_from(text, repo) for name, text in learner_notebooks("zh_CN").items()}
+    ran = run_notebooks(python, tmp_path / "learner-zh_CN", notebooks)
+    checked = 0
+    for name, nb in ran.items():
+        assert not errors(nb), (name, errors(nb))
+        assert "language" in nb.cells[1].metadata.get("tags", []), name
+        assert not nb.cells[1].outputs, f"{name}: the language cell printed"
+        for cell in nb.cells:
+            if cell.cell_type == "code" and re.search(r"^check\(", cell.source, re.M):
+                said = " ".join(shown_text(o) for o in cell.outputs)
+                assert CJK.search(said), f"{name}: the checker printed {said[:300]!r}, not Chinese"
+                checked += 1
+    assert checked >= 20, f"only {checked} checker cells ran"
+
+    # A wrong answer, in a notebook's own kernel after its language cell: the feedback is Chinese.
+    nb = nbformat.reads(notebooks["03_scaling"], as_version=4)
+    nb.cells = nb.cells[:2] + [
+        nbformat.v4.new_code_cell("from attention_steps.exercises import check\ncheck('3.2', 1.0)")
+    ]
+    out = run_notebooks(python, tmp_path / "wrong-answer", {"wrong": nbformat.writes(nb)})["wrong"]
+    said = " ".join(shown_text(o) for o in out.cells[2].outputs)
+    assert CJK.search(said), f"a wrong answer's feedback is not Chinese: {said[:300]!r}"

@@ -1,9 +1,12 @@
-"""The learner edition (issue 10): plain Jupyter notebooks made from the book's by scripts/build_learner.py.
+"""The learner edition (issues 10, 21): plain Jupyter notebooks made from the book's by scripts/build_learner.py.
 
-The built notebooks (_build/learner/book/) are read as a learner's JupyterLab would: Markdown
-with no MyST left in it, every glued value written in, solutions only inside <details>, no
-speaker notes, every code cell of the book there. The conversion itself is also checked on a
-small notebook made here, so a regression shows even before a build.
+The built notebooks (_build/learner/book/, the Chinese ones in _build/learner/zh_CN/book/) are
+read as a learner's JupyterLab would: Markdown with no MyST left in it, every glued value written
+in, solutions only inside <details>, no speaker notes, every code cell of the book there, the
+note about the text's numbers at the top. The Chinese ones are Chinese (text, saved outputs,
+explorers, the added words) and open with the install cell, then the language cell. The
+conversion itself is also checked on a small notebook made here, so a regression shows even
+before a build.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 LEARNER = build_learner.OUT / "book"
 SOURCES = build_learner.notebooks()
 NAMES = [p.stem for p in SOURCES]
+LANGS = list(build_learner.LANGUAGES)  # en, zh_CN: every edition has its learner notebooks
+EVERY = [(lang, name) for lang in LANGS for name in NAMES]
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 # What plain Jupyter Markdown shows as raw text: MyST roles, directive fences, targets, comments.
 MYST_LEFT = [
@@ -65,15 +71,38 @@ def is_notes(cell) -> bool:
     return cell.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes"
 
 
-def learner(name: str) -> dict:
-    path = LEARNER / f"{name}.ipynb"
+def learner_dir(lang: str = "en") -> Path:
+    return build_learner.out_dir(lang) / "book"
+
+
+def learner(name: str, lang: str = "en") -> dict:
+    path = learner_dir(lang) / f"{name}.ipynb"
     if not path.exists():
-        pytest.fail(f"{path} is missing: run `bash scripts/build.sh` (it runs scripts/build_learner.py)")
+        pytest.fail(f"{path} is missing: run `bash scripts/build.sh` (it runs scripts/build_learner.py --lang {lang})")
     return json.loads(path.read_text())
 
 
-def book(name: str) -> dict:
-    return json.loads((ROOT / "book" / f"{name}.ipynb").read_text())
+def book(name: str, lang: str = "en") -> dict:
+    """The chapter's authoring notebook; in another language, translated as the build translates it."""
+    nb = json.loads((ROOT / "book" / f"{name}.ipynb").read_text())
+    if lang == "en":
+        return nb
+    from translate_notebook import translate
+
+    return translate(nb, lang, name)[0]
+
+
+def first_cells(lang: str) -> int:
+    """How many cells the build puts before the book's: the install cell, and the language cell."""
+    return len(build_learner.first_cells("", lang))
+
+
+def said(message: str, lang: str) -> str:
+    """A message of build_learner's in `lang`."""
+    from attention_steps.i18n import _, language
+
+    with language(lang):
+        return _(message)
 
 
 def plain_lines(text: str) -> list[str]:
@@ -93,15 +122,16 @@ def outside_details(markdown: str) -> str:
 
 
 # --------------------------------------------------------------------------- the built notebooks
-def test_every_book_notebook_has_a_learner_edition():
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_book_notebook_has_a_learner_edition(lang):
     assert NAMES[0] == "intro" and len(NAMES) >= 12, NAMES
-    missing = [n for n in NAMES if not (LEARNER / f"{n}.ipynb").exists()]
-    assert not missing, f"no learner edition of {missing}: run scripts/build_learner.py"
+    missing = [n for n in NAMES if not (learner_dir(lang) / f"{n}.ipynb").exists()]
+    assert not missing, f"no {lang} learner edition of {missing}: run scripts/build_learner.py --lang {lang}"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_valid_notebook_with_no_myst_left(name):
-    nb = learner(name)
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_valid_notebook_with_no_myst_left(lang, name):
+    nb = learner(name, lang)
     nbformat.validate(nbformat.from_dict(nb))
     found = []
     for i, cell in enumerate(nb["cells"]):
@@ -115,10 +145,10 @@ def test_valid_notebook_with_no_myst_left(name):
     assert not found, "\n".join(found[:20])
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_glued_values_are_written_in(name):
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_glued_values_are_written_in(lang, name):
     """Every {glue:text} role of the book became text: the number of roles in a cell is not kept as keys."""
-    nb = learner(name)
+    nb = learner(name, lang)
     text = "\n".join(source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
     keys = {
         m.group(1).rpartition(":")[0] or m.group(1)
@@ -136,13 +166,13 @@ def test_glued_values_are_written_in(name):
     assert sum(1 for b in blocks if b.strip()) >= wanted
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_solutions_only_inside_details(name):
-    nb = learner(name)
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_solutions_only_inside_details(lang, name):
+    nb = learner(name, lang)
     markdown = [source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
     dropdowns = [
         m.group(1)
-        for c in book(name)["cells"]
+        for c in book(name, lang)["cells"]
         if c["cell_type"] == "markdown" and not is_notes(c)
         for m in re.finditer(r"^:{3,}\{dropdown\}[^\n]*\n(.*?)^:{3,}\s*$", source(c), flags=re.S | re.M)
     ]
@@ -155,35 +185,37 @@ def test_solutions_only_inside_details(name):
             assert line not in bare, f"solution text outside <details>: {line!r}"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_no_speaker_notes(name):
-    nb = learner(name)
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_no_speaker_notes(lang, name):
+    nb = learner(name, lang)
     text = "\n".join(source(c) for c in nb["cells"])
-    notes = [c for c in book(name)["cells"] if is_notes(c)]
+    notes = [c for c in book(name)["cells"] + book(name, lang)["cells"] if is_notes(c)]
     assert not any(is_notes(c) for c in nb["cells"])
     leaked = [line for c in notes for line in plain_lines(source(c)) if line in text]
     assert not leaked, f"speaker notes in the learner notebook: {leaked[:5]}"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_code_cell_of_the_book_is_there_in_order(name):
-    nb = learner(name)
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_every_code_cell_of_the_book_is_there_in_order(lang, name):
+    from attention_steps.i18n import language
+
+    nb = learner(name, lang)
     mine = [source(c) for c in nb["cells"] if c["cell_type"] == "code"]
     assert "install" in tags(nb["cells"][0]), "the first cell is the install cell"
+    with language(lang):
+        standin = build_learner.glue_standin()  # its docstring in the notebook's language
     theirs = [
-        build_learner.GLUE_IMPORT.sub(build_learner.GLUE_STANDIN, source(c))
-        for c in book(name)["cells"]
-        if c["cell_type"] == "code"
+        build_learner.GLUE_IMPORT.sub(standin, source(c)) for c in book(name)["cells"] if c["cell_type"] == "code"
     ]
-    assert mine[1:] == theirs
+    assert mine[first_cells(lang) :] == theirs
     # myst_nb is the book's tool, not the learner's
     assert not any(re.search(r"^\s*(from|import) myst_nb", s, re.M) for s in mine)
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_hidden_code_is_collapsed_and_glue_outputs_are_gone(name):
-    nb = learner(name)
-    code = [c for c in nb["cells"] if c["cell_type"] == "code"][1:]
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_hidden_code_is_collapsed_and_glue_outputs_are_gone(lang, name):
+    nb = learner(name, lang)
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"][first_cells(lang) :]
     for cell in code:
         hidden = tags(cell) & {"remove-cell", "hide-input"}
         assert bool(cell["metadata"].get("jupyter", {}).get("source_hidden")) == bool(hidden), source(cell)[:200]
@@ -197,7 +229,9 @@ def test_hidden_code_is_collapsed_and_glue_outputs_are_gone(name):
             assert out["output_type"] != "error"
             if build_learner.WIDGET_VIEW in out.get("data", {}):  # not "<...DkExplorer object at 0x7f...>"
                 shown = out["data"]["text/plain"]
-                assert (shown if isinstance(shown, str) else "".join(shown)) == build_learner.WIDGET_FALLBACK
+                assert (shown if isinstance(shown, str) else "".join(shown)) == said(
+                    build_learner.WIDGET_FALLBACK, lang
+                )
 
 
 def test_install_cell_installs_this_distribution_once():
@@ -259,9 +293,10 @@ def test_offline_first_cell_says_what_to_do_in_one_paragraph_and_stops(tmp_path)
     assert nb.cells[1].outputs == [], "the run went on past the failed install"
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_links_to_other_chapters_open_their_learner_notebooks(name):
-    text = "\n".join(source(c) for c in learner(name)["cells"] if c["cell_type"] == "markdown")
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_links_to_other_chapters_open_their_learner_notebooks(lang, name):
+    LEARNER = learner_dir(lang)
+    text = "\n".join(source(c) for c in learner(name, lang)["cells"] if c["cell_type"] == "markdown")
     targets = re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r'href="([^"]+)"', text)
     local = [t for t in targets if not t.startswith(("http://", "https://", "mailto:", "#", "data:"))]
     for target in local:
@@ -270,7 +305,7 @@ def test_links_to_other_chapters_open_their_learner_notebooks(name):
         if anchor:  # a heading of that notebook, as JupyterLab makes its id (spaces become -)
             headings = [
                 line.lstrip("#").strip()
-                for c in learner(path[:-6])["cells"]
+                for c in learner(path[:-6], lang)["cells"]
                 if c["cell_type"] == "markdown"
                 for line in source(c).splitlines()
                 if line.startswith("#")
@@ -282,30 +317,154 @@ def test_links_to_other_chapters_open_their_learner_notebooks(name):
 
 
 # --------------------------------------------------------------------------- published with the book
-def test_download_button_and_learner_folder_give_the_learner_edition():
-    if not (HTML / "index.html").exists():
-        pytest.fail("the book is not built: run `bash scripts/build.sh`")
+@pytest.mark.parametrize("lang", LANGS)
+def test_download_button_and_learner_folder_give_the_learner_edition(lang):
+    """Every page's ↓ .ipynb button (its _sources/ copy) and the learner/ folder of its edition give the
+    learner notebook in the page's language."""
+    site = build_learner.site_dir(lang)
+    if not (site / "index.html").exists():
+        pytest.fail(f"the {lang} book is not built: run `bash scripts/build.sh`")
     for name in NAMES:
-        mine = (LEARNER / f"{name}.ipynb").read_text()
-        assert (HTML / "_sources" / "book" / f"{name}.ipynb").read_text() == mine, name
-        assert (HTML / "learner" / f"{name}.ipynb").read_text() == mine, name
+        mine = (learner_dir(lang) / f"{name}.ipynb").read_text()
+        assert (site / "_sources" / "book" / f"{name}.ipynb").read_text() == mine, name
+        assert (site / "learner" / f"{name}.ipynb").read_text() == mine, name
+        page = (site / "book" / f"{name}.html").read_text()
+        assert f"_sources/book/{name}.ipynb" in page, f"{lang} {name}: the page has no ↓ .ipynb button"
 
 
-def test_launch_buttons_open_the_learner_branch():
-    """Colab and Binder open book/NN.ipynb on the branch _config.yml names: the tree _build/learner/ the Pages workflow pushes."""
+@pytest.mark.parametrize("lang", LANGS)
+def test_launch_buttons_open_the_learner_branch(lang):
+    """Colab and Binder open [zh_CN/]book/NN.ipynb on the branch _config.yml names: the tree _build/learner/ the
+    Pages workflow pushes; a Chinese page's buttons open its Chinese learner notebook, which is there."""
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     repo = config["repository"]["url"].removeprefix("https://github.com/")
     branch = config["repository"]["branch"]
-    page = (HTML / "book" / "03_scaling.html").read_text()
-    assert f"https://colab.research.google.com/github/{repo}/blob/{branch}/book/03_scaling.ipynb" in page
-    assert f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/book/03_scaling.ipynb" in page
+    tree = build_learner.OUT
+    where = f"{build_learner.folder(lang)}/book" if build_learner.folder(lang) else "book"
+    for name in ("intro", "03_scaling", "11_long_context"):
+        page = (build_learner.site_dir(lang) / "book" / f"{name}.html").read_text()
+        assert f"https://colab.research.google.com/github/{repo}/blob/{branch}/{where}/{name}.ipynb" in page, name
+        assert f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/{where}/{name}.ipynb" in page, name
+        opened = tree / where / f"{name}.ipynb"
+        assert opened.exists() and opened.read_text() == (learner_dir(lang) / f"{name}.ipynb").read_text()
+        assert not re.search(rf"blob/{branch}/(?!{where}/)[\w/]*{name}\.ipynb", page), (
+            f"{name}: a button opens another tree"
+        )
     workflow = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
     assert "working-directory: _build/learner" in workflow and re.search(rf"git push -f \S+ {branch}\b", workflow)
+    assert '":(exclude,glob)**/.inputs.json"' in workflow, "every language's build stamps stay off the branch"
     # the pushed tree: the notebooks where the buttons look, the package beside them, Binder's requirements
-    tree = build_learner.OUT
-    assert (tree / "book" / "03_scaling.ipynb").exists()
-    assert (tree / "book" / "attention_steps" / "explorers" / "explorers.css").exists()
+    assert (tree / where / "attention_steps" / "explorers" / "explorers.css").exists()
+    assert (tree / where / "attention_steps" / "locale" / "zh_CN" / "pages.po").exists()
     assert "anywidget" in (tree / "binder" / "requirements.txt").read_text()
+
+
+# --------------------------------------------------------------------------- the Chinese notebooks, and the top note
+@pytest.mark.parametrize("name", NAMES)
+def test_a_chinese_learner_notebook_is_chinese_and_opens_with_install_then_language(name):
+    """The Chinese download: its text translated (the title as the page's catalogue says it, every prose
+    cell in Chinese), the install cell first, then the collapsed language cell that runs set_language("zh_CN"),
+    the words the build adds in Chinese, the saved outputs (the checker's feedback) and explorers Chinese."""
+    from translate_notebook import catalogue
+
+    nb = learner(name, "zh_CN")
+    cells = nb["cells"]
+    assert "install" in tags(cells[0]) and "import attention_steps" in source(cells[0])
+    assert CJK.search(source(cells[0]).splitlines()[0]), "the install cell's comment is not Chinese"
+    assert said(build_learner.NOT_INSTALLED, "zh_CN").split("{")[0] in source(cells[0])
+    assert tags(cells[1]) == {"language"} and cells[1]["cell_type"] == "code"
+    assert source(cells[1]).rstrip().endswith('set_language("zh_CN")'), source(cells[1])
+    assert cells[1]["metadata"]["jupyter"]["source_hidden"] and cells[1]["outputs"] == []
+    title = build_learner.title_of(json.loads((ROOT / "book" / f"{name}.ipynb").read_text()))
+    heading = source(next(c for c in cells if c["cell_type"] == "markdown")).splitlines()[0]
+    assert heading == "# " + catalogue("zh_CN", "book", name)[title], heading
+    prose = [re.sub(r"^```.*?^```", "", source(c), flags=re.S | re.M) for c in cells if c["cell_type"] == "markdown"]
+    english = [p[:120] for p in prose if not CJK.search(p) and re.search(r"[A-Za-z]{3,}(\s+[A-Za-z]{3,}){3}", p)]
+    assert not english, f"prose cells with no Chinese: {english}"
+    feedback = [
+        "".join(o["data"]["text/html"])
+        for c in cells
+        if c["cell_type"] == "code"
+        for o in c["outputs"]
+        if "text/html" in o.get("data", {}) and "attention_steps/i18n" in o.get("metadata", {})
+    ]
+    assert all(CJK.search(re.sub(r"<[^>]+>", "", f)) for f in feedback), [f[:200] for f in feedback]
+    assert not any(build_learner.GLUE_DOC in source(c) for c in cells)
+    states = nb["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    langs = [m["state"]["data"]["i18n"]["lang"] for m in states.values() if "i18n" in m["state"].get("data", {})]
+    assert set(langs) <= {"zh_CN"}, "a saved explorer is drawn in English"
+
+
+def test_the_chinese_explorers_and_checkers_are_there():
+    """Chapter 3's Chinese notebook: its explorer saved in Chinese, its checker's saved feedback Chinese."""
+    nb = learner("03_scaling", "zh_CN")
+    states = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    assert [m["state"]["data"]["i18n"]["lang"] for m in states.values() if "i18n" in m["state"].get("data", {})]
+    checked = [s for c in nb["cells"] if c["cell_type"] == "code" and "check(" in (s := source(c))]
+    assert len(checked) >= 3
+
+
+@pytest.mark.parametrize("lang, name", EVERY)
+def test_the_note_on_the_texts_numbers_is_at_the_top_once(lang, name):
+    """After the title cell, once: the numbers in the text are the book's; the cells compute them again."""
+    cells = learner(name, lang)["cells"]
+    notes = [i for i, c in enumerate(cells) if build_learner.NUMBERS_TAG in tags(c)]
+    title = next(i for i, c in enumerate(cells) if c["cell_type"] == "markdown")
+    assert notes == [title + 1], notes
+    text = source(cells[notes[0]])
+    assert text == "> " + said(build_learner.NUMBERS_NOTE, lang)
+    if lang == "en":
+        assert "numbers" in text and "book's" in text and "change an example" in text
+    else:
+        assert CJK.search(text) and "数字" in text
+
+
+def test_every_word_the_build_adds_has_a_chinese_translation():
+    """The messages scripts/build_learner.py marks (N_ / _) are in the core's Chinese catalogue, with their placeholders."""
+    import ast
+
+    from attention_steps import i18n
+
+    tree = ast.parse(Path(build_learner.__file__).read_text())
+    marked = {
+        n.args[0].value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Name)
+        and n.func.id in ("_", "N_")
+        and n.args
+        and isinstance(n.args[0], ast.Constant)
+    }
+    assert {build_learner.NOT_INSTALLED, build_learner.WIDGET_FALLBACK, build_learner.NUMBERS_NOTE} <= marked
+    catalogue = i18n.read_catalogue("zh_CN")
+    missing = [m for m in marked if not catalogue.get(m, ("", True))[0] or catalogue[m][1]]
+    assert not missing, f"add these to book/attention_steps/locale/zh_CN/pages.po: {missing}"
+    for m in marked:
+        assert sorted(re.findall(r"\{\w+\}", m)) == sorted(re.findall(r"\{\w+\}", catalogue[m][0])), m
+
+
+def test_the_chinese_install_cells_message_is_one_paragraph_that_python_joins_exactly():
+    """Chinese has no spaces to wrap at: the literals are cut between characters and join back without a
+    space added; `{reason}` stays whole inside one f-string."""
+    from attention_steps.i18n import language
+
+    with language("zh_CN"):
+        cell = build_learner.install_cell("attention-steps @ git+https://example.invalid/x.git")
+    compile(cell, "<install cell>", "exec")
+    literals = re.search(r"raise NotInstalled\(\n(.*?)\n\s*\) from None", cell, re.S).group(1)
+    reason = "REASON"
+    joined = eval("(" + literals + ")", {"reason": reason})  # noqa: S307  (the cell's own literals)
+    wanted = said(build_learner.NOT_INSTALLED, "zh_CN").replace("{repository}", build_learner.REPOSITORY)
+    assert joined == wanted.replace("{reason}", reason)
+    assert all(len(line) <= 110 for line in literals.splitlines()), max(literals.splitlines(), key=len)
+
+
+def test_a_message_with_no_translation_stops_the_chinese_build_naming_it():
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("A sentence no catalogue translates, anywhere.")]
+    )
+    with pytest.raises(build_learner.Untranslated, match=r"build_learner: 04_softmax has 1 messages with no zh_CN"):
+        build_learner.in_language(nb, "zh_CN", "04_softmax")
 
 
 # --------------------------------------------------------------------------- the conversion, on a notebook made here
@@ -358,9 +517,10 @@ def test_conversion_of_a_small_notebook():
     code = [c for c in out.cells if c.cell_type == "code"]
     # a {doc} link shows the other chapter's title, as the book does, and opens its learner notebook
     assert md[0] == "# Title\n\nThere are 42.0 tokens, see [2 Scores: QKᵀ](02_scores.ipynb)."
-    assert md[1].startswith("$$\n\\displaystyle x^2\n$$")
-    assert "<details>\n<summary>Solution</summary>\n\nThe answer is secret.\n\n</details>" in md[1]
-    assert len(md) == 2, "the notes cell is gone"
+    assert md[1] == "> " + build_learner.NUMBERS_NOTE, "the note on the text's numbers, after the title cell"
+    assert md[2].startswith("$$\n\\displaystyle x^2\n$$")
+    assert "<details>\n<summary>Solution</summary>\n\nThe answer is secret.\n\n</details>" in md[2]
+    assert len(md) == 3, "the notes cell is gone"
     assert "install" in code[0].metadata["tags"] and '"-m", "pip", "install", "-q", PACKAGE' in code[0].source
     assert code[1].outputs == [] and code[1].metadata["jupyter"]["source_hidden"]
     assert "from myst_nb" not in code[1].source and "def glue(" in code[1].source
@@ -491,6 +651,48 @@ def test_every_glued_value_of_the_page_is_in_the_learner_notebooks_rendered_text
 @pytest.mark.parametrize("name", NAMES)
 def test_no_rendered_learner_notebook_has_a_numbered_list_its_page_has_not(name):
     shown, cells = built_pair(name)
+    article = shown.tag.select_one("article") or shown.tag
+    page_lists = [(int(ol.get("start", 1)), len(ol.find_all("li", recursive=False))) for ol in article.select("ol")]
+    for i, cell in enumerate(cells):
+        for found in _ordered_lists(_commonmark(cell)):
+            assert found in page_lists, f"{name}, Markdown cell {i}: a numbered list {found} the page has not:\n{cell}"
+            page_lists.remove(found)
+
+
+def chinese_pair(name: str):
+    """(the built Chinese page as a reader Part, the Chinese learner notebook's Markdown cells)."""
+    from bs4 import BeautifulSoup
+
+    from reader import Part
+
+    page, path = build_learner.site_dir("zh_CN") / "book" / f"{name}.html", learner_dir("zh_CN") / f"{name}.ipynb"
+    if not page.exists() or not path.exists():
+        pytest.fail(f"{page} or {path} is not built: run `bash scripts/build.sh`")
+    cells = [source(c) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"]
+    return Part(BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")), page, cells
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_glued_value_of_the_chinese_page_is_in_its_learner_notebooks_rendered_text(name):
+    """As for English: the Chinese notebook, rendered by CommonMark, shows each glued value (the Chinese
+    glued words among them) with its neighbours on the Chinese page, and each glued equation."""
+    from bs4 import BeautifulSoup
+    from markdown_it import MarkdownIt
+
+    shown, path, cells = chinese_pair(name)
+    render = MarkdownIt("commonmark").enable("table")
+    text = _plain(" ".join(BeautifulSoup(render.render(cell), "html.parser").get_text() for cell in cells))
+    for around in glued_in_context(path):
+        assert around in text, f"{name}: the Chinese page shows {around!r}; its learner notebook does not"
+    maths = {re.sub(r"\s+", "", block) for cell in cells for block in display_math(cell)}
+    for tex in shown.maths:
+        tex = re.sub(r"\s+|\\\[|\\\]|\\begin\{split\}|\\end\{split\}", "", tex)
+        assert any(tex in block for block in maths), f"{name}: the glued maths {tex[:80]!r}... is not in the notebook"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_chinese_learner_notebook_has_a_numbered_list_its_page_has_not(name):
+    shown, _, cells = chinese_pair(name)
     article = shown.tag.select_one("article") or shown.tag
     page_lists = [(int(ol.get("start", 1)), len(ol.find_all("li", recursive=False))) for ol in article.select("ol")]
     for i, cell in enumerate(cells):
