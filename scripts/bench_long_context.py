@@ -1,8 +1,8 @@
 """Benchmark: naive attention against tiled attention, and how long the book takes to build.
 
-    .venv/bin/python scripts/bench_long_context.py                 # everything (several minutes)
-    .venv/bin/python scripts/bench_long_context.py --no-book        # only the attention table
-    .venv/bin/python scripts/bench_long_context.py --ns 256 1024    # other sequence lengths
+    .venv/bin/python -m scripts.bench_long_context                 # everything (several minutes)
+    .venv/bin/python -m scripts.bench_long_context --no-book        # only the attention table
+    .venv/bin/python -m scripts.bench_long_context --ns 256 1024    # other sequence lengths
 
 Prints Markdown tables, all measured in this one run:
 
@@ -37,11 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "book"))
+from attention_steps.costs import format_bytes
+from attention_steps.longcontext import compare
 
-from attention_steps.costs import format_bytes  # noqa: E402
-from attention_steps.longcontext import compare  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGETS = {"peak": 0.05, "time": 2.0, "clean": 120.0, "rebuild": 10.0, "chapter": 30.0}
 
@@ -124,16 +123,16 @@ def edit_markdown(path: Path) -> None:
 
 
 def least_imported_module(repo: Path) -> tuple[Path, list[str]]:
-    """The core module the fewest notebooks depend on (at least one), and those notebooks."""
-    sys.path.insert(0, str(repo / "scripts"))
-    import notebook_deps
+    """The core module the fewest notebooks depend on (at least one), and those notebooks: `repo` is
+    a copy of this checkout, so its dependencies are this checkout's, with paths under `repo`."""
+    from scripts import notebook_deps
 
     deps = notebook_deps.dependencies()
     users: dict[Path, list[str]] = {}
     for nb, files in deps.items():
         for f in files:
             if f.suffix == ".py":
-                users.setdefault(f, []).append(Path(nb).stem)
+                users.setdefault(repo / f.relative_to(ROOT), []).append(Path(nb).stem)
     module = min(users, key=lambda f: (len(users[f]), str(f)))
     return module, users[module]
 

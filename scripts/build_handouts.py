@@ -1,9 +1,9 @@
 """Print a PDF handout of every deck in _build/slides/ with a headless browser.
 
-    .venv/bin/python scripts/build_handouts.py            # every deck
-    .venv/bin/python scripts/build_handouts.py 03_scaling # just these
-    .venv/bin/python scripts/build_handouts.py --force    # print even what did not change
-    .venv/bin/python scripts/build_handouts.py --lang zh_CN  # the Chinese decks' (_build/slides/zh_CN/pdf/)
+    .venv/bin/python -m scripts.build_handouts            # every deck
+    .venv/bin/python -m scripts.build_handouts 03_scaling # just these
+    .venv/bin/python -m scripts.build_handouts --force    # print even what did not change
+    .venv/bin/python -m scripts.build_handouts --lang zh_CN  # the Chinese decks' (_build/slides/zh_CN/pdf/)
 
 Each chapter's deck is opened with reveal.js's `?print-pdf` layout (every slide
 on its own page, fragments shown, MathJax typeset first, no speaker notes) from
@@ -36,9 +36,8 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve  # noqa: E402
-from build_slides import (  # noqa: E402
+from scripts.browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve
+from scripts.build_slides import (
     COURSE,
     COURSE_TITLE,
     LANGUAGES,

@@ -1,7 +1,7 @@
 """Build the learner edition: the book's notebooks as plain Jupyter notebooks (issue 10).
 
-    .venv/bin/python scripts/build_learner.py            # every notebook in _toc.yml
-    .venv/bin/python scripts/build_learner.py --force    # rebuild them all
+    .venv/bin/python -m scripts.build_learner            # every notebook in _toc.yml
+    .venv/bin/python -m scripts.build_learner --force    # rebuild them all
 
 The book's notebooks are written in MyST for Jupyter Book: glued numbers and equations,
 `:::{dropdown}` solutions, speaker notes tagged `remove-cell`. Plain JupyterLab, Notebook 7,
@@ -50,14 +50,13 @@ from pathlib import Path
 
 import yaml
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
 # The shared MyST-to-Jupyter conversion (one module with the slides) and the book's executions.
-from build_paths import ROOT, SITE, toc_pages  # noqa: E402
-from myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record  # noqa: E402
-from slides.chapters import chapters, title_of  # noqa: E402
-from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
+from scripts.build_paths import ROOT, SITE, toc_pages
+from scripts.myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record
+from scripts.slides.chapters import chapters, title_of
+from scripts.slides.execution import cache_fingerprint, cache_record, executed
+
+HERE = Path(__file__).resolve().parent
 
 OUT = Path(os.environ.get("LEARNER_OUT", ROOT / "_build" / "learner"))
 STAMPS = ".inputs.json"

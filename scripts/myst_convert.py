@@ -16,7 +16,7 @@ formatted (`myst_nb.core.variables.format_plain_text`), which mime type of a
 glued output is shown (myst-nb's render priority for HTML), and how glued
 outputs are found in a cell (`myst_nb.ext.glue.extract_glue_data_cell`).
 
-    from myst_convert import MystConverter, glue_outputs
+    from scripts.myst_convert import MystConverter, glue_outputs
     convert = MystConverter(glue_outputs(nb), name="03_scaling", link=lambda stem, anchor: f"{stem}.ipynb")
     markdown = convert(cell.source)
 

@@ -12,12 +12,12 @@ import json
 import re
 from pathlib import Path
 
-import build_learner
 import nbformat
 import pytest
 import yaml
 
 from conftest import HTML, ROOT
+from scripts import build_learner
 
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 

@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import build_paths
 import pytest
 import yaml
 from bs4 import BeautifulSoup
@@ -31,6 +30,7 @@ from test_accessibility import AXE, RUN_AXE
 
 from attention_steps.palette import OKABE_ITO, rgb
 from conftest import HTML, ROOT, SETTLED, TIMEOUT_MS
+from scripts import build_paths
 
 SLIDES = build_paths.SLIDES
 
@@ -478,9 +478,8 @@ def test_the_book_carries_the_decks_its_chapters_link_to(lang):
 # --------------------------------------------------------------------------- structure, from the notebooks
 def _slides_of(stem: str):
     """The chapter as its deck is made (scripts/slides/notebook.py), cut into slides -> parts -> cells."""
-    from slides.notebook import shown, slide_type
-
-    import build_slides
+    from scripts import build_slides
+    from scripts.slides.notebook import shown, slide_type
 
     nb, _ = build_slides.executed(ROOT / "book" / f"{stem}.ipynb")
     decks = {p.stem for p in CHAPTERS}
@@ -500,7 +499,7 @@ def _slides_of(stem: str):
 
 @pytest.mark.parametrize("stem", [p.stem for p in CHAPTERS])
 def test_each_part_of_a_split_slide_has_its_own_notes_and_no_part_opens_with_a_solution(stem):
-    from slides.notebook import slide_type
+    from scripts.slides.notebook import slide_type
 
     for k, parts in enumerate(_slides_of(stem), 1):
         notes = ["\n".join(c.source for c in part if slide_type(c) == "notes") for part in parts]

@@ -18,12 +18,11 @@ folder. The words the scripts add (the course's title slide, "(continued)", the 
 come from the core's catalogues (book/attention_steps/locale/<lang>/pages.po) through `_`.
 """
 
-import sys
 from pathlib import Path
 
+from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: F401
+
 HERE = Path(__file__).resolve().parent  # the template, the CSS and the index page live beside the code
-sys.path.insert(0, str(HERE.parent.parent / "book"))  # the core: its words in every language
-from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: E402,F401
 
 TITLE = N_("Attention, Step by Step")
 COURSE = "course"
