@@ -16,7 +16,7 @@ Prints Markdown tables, all measured in this one run:
    import. For each: seconds, the book's share, the ratio to the clean build,
    and what was redone (notebooks re-run, pages written, decks, handouts).
 
-The targets (issues 6 and 14) are printed beside the measurements: tiled peak
+The targets are printed beside the measurements: tiled peak
 memory at the largest n under 5 % of naive, tiled time within 2× of naive, a
 clean book build under 2 minutes, a no-change build under 10 seconds, a
 one-chapter change under 30 seconds. Timing lives here, never in a unit test.
@@ -216,7 +216,7 @@ def build_table() -> tuple[str, dict]:
             if key == "clean":
                 steps = {k: v for k, v in step_seconds(output).items() if k != "total"}
                 other = sum(v for k, v in steps.items() if re.search(r"\b[a-z]{2}_[A-Z]{2}\b", k))
-                # issue 11: the whole build (books, decks, handouts) in both languages ÷ its English steps
+                # the whole build (books, decks, handouts) in both languages ÷ its English steps
                 times["clean build ratio"] = (
                     sum(steps.values()) / (sum(steps.values()) - other) if other else float("nan")
                 )
@@ -277,7 +277,7 @@ def main() -> None:
             f"clean book build {times['clean book']:.0f} s ({'met' if times['clean book'] < TARGETS['clean'] else 'NOT met'})",
             f"nothing changed {times['nothing']:.1f} s ({'met' if times['nothing'] < TARGETS['rebuild'] else 'NOT met'})",
             f"one chapter {times['chapter']:.1f} s ({'met' if times['chapter'] < TARGETS['chapter'] else 'NOT met'})",
-            # issue 11: both editions from one execution
+            # both editions from one execution: the Chinese one costs little more
             f"clean book, both editions ÷ English alone {times['clean editions ratio']:.2f} "
             f"({'met' if times['clean editions ratio'] <= 1.4 else 'NOT met'}, target ≤ 1.4)",
             f"clean build.sh (books, decks, handouts), both languages ÷ its English steps "

@@ -56,7 +56,7 @@ from scripts.build_slides import (
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
 
-# Every formula of the deck typeset, checked on the formulas themselves (issue 13): MathJax 2
+# Every formula of the deck typeset, checked on the formulas themselves: MathJax 2
 # has started, its queue is idle, no TeX delimiters are left in the slides' text (tex2jax has
 # run), and every math script is PROCESSED with its output frame in the page. Waiting only for
 # MathJax's queue lost a race: the deck re-renders the first slide's maths when reveal is
@@ -83,7 +83,7 @@ html.print-pdf .reveal .slides .pdf-page:last-child { page-break-after: auto; br
 html.print-pdf .reveal .slides section img.handout-fitted { max-width: none; max-height: none; margin: 0.2em auto; }
 """
 
-# Lay every slide out for its page (issue 13): reveal gives a slide taller than 720 px two
+# Lay every slide out for its page: reveal gives a slide taller than 720 px two
 # pages or more (a figure pushed onto the second, blank or cut off) and leaves figures at their
 # screen size in the top half of the page. Here each slide gets exactly one page; its figures
 # grow into the room the page leaves (up to their column's width, at most FIGURE_GROWTH times),

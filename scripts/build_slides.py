@@ -19,7 +19,7 @@ admonitions, `{doc}` links, labels) is turned into plain Markdown/HTML first, by
 scripts/myst_convert.py (shared with the learner edition). Each job has its module
 in scripts/slides/ (see its __init__); this script runs them in order.
 
-Every edition has its decks (issue 11). `--lang zh_CN` builds the Chinese ones into
+Every edition has its decks. `--lang zh_CN` builds the Chinese ones into
 `_build/slides/zh_CN/` from the same executed notebooks, translated before they are
 converted by scripts/translate_notebook.py with the book's catalogues and the speaker
 notes' (locale/zh_CN/LC_MESSAGES/notes/); a message with no translation stops the build.

@@ -6,7 +6,7 @@ Colab do not. Two editions need them resolved from the same notebook:
 
 - the slides (scripts/build_slides.py), which render dropdowns as `<details>`,
   embed images as data URIs and link other chapters to their decks;
-- the learner edition (issue 10), which links other chapters to their
+- the learner edition, which links other chapters to their
   notebooks and may render notes and dropdowns differently.
 
 So what differs between them is a parameter of `MystConverter` (how a dropdown,

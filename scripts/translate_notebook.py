@@ -1,4 +1,4 @@
-"""An executed chapter notebook in another language, from the book's translation catalogues (issue 11).
+"""An executed chapter notebook in another language, from the book's translation catalogues.
 
 Sphinx translates the book's pages (locale/<lang>/LC_MESSAGES/book/<stem>.po); the slides
 are made from the notebooks by nbconvert, which knows no catalogue. So the slides

@@ -37,7 +37,7 @@ from bs4 import BeautifulSoup
 from conftest import ROOT
 from scripts.build_paths import SLIDES  # noqa: E402
 
-LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 11)
+LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks'
 
 
 def _decks() -> list[str]:

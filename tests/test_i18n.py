@@ -1,4 +1,4 @@
-"""The Chinese edition (issue 11): catalogues, twins, the language switch, the numbers.
+"""The Chinese edition: catalogues, twins, the language switch, the numbers.
 
 The rules, which widen as chapters are translated:
 

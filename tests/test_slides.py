@@ -43,7 +43,7 @@ def _chapters() -> list[Path]:
 
 
 CHAPTERS = _chapters()
-LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 11): "03_scaling", "zh_CN/03_scaling"
+LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks': "03_scaling", "zh_CN/03_scaling"
 DECKS = [lang + name for lang in LANGS for name in [p.stem for p in CHAPTERS] + ["course"]]
 CHAPTER_DECKS = [lang + p.stem for lang in LANGS for p in CHAPTERS]
 
@@ -213,7 +213,7 @@ WALK = """async () => {
   return out;
 }"""
 
-# From the back of a room (issue 13): at 1280 × 720 no text below 18 px, no slide shrunk below 0.85.
+# From the back of a room: at 1280 × 720 no text below 18 px, no slide shrunk below 0.85.
 SMALLEST_PX, SMALLEST_FIT = 18, 0.85
 TITLE_STYLE = (
     "40px",
@@ -419,7 +419,7 @@ def test_speaker_view_opens_offline_with_the_notes(slides_url, offline_page):
     view = info.value
     # The notes plugin writes the speaker view into an about:blank popup with
     # document.write and never closes the document, so whether the popup ever
-    # reports "load" is a race (lost on a busy machine: the flake of issue 14).
+    # reports "load" is a race (lost on a busy machine, where the test flaked).
     # Wait for what it shows instead: the notes, then both slide previews loaded.
     view.wait_for_function(
         "document.querySelector('.speaker-controls-notes') && document.querySelector('.speaker-controls-notes').innerText.trim().length > 5",

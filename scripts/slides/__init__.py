@@ -11,7 +11,7 @@
 
 Where the build writes is read from the environment in scripts/build_paths.py.
 
-Every edition of the book has its decks (issue 11): the English ones in the slides folder
+Every edition of the book has its decks: the English ones in the slides folder
 itself, another language's in a folder of its own named after it (`zh_CN/`), made from the
 same executed notebooks translated by scripts/translate_notebook.py. They share one vendor/
 folder. The words the scripts add (the course's title slide, "(continued)", the index page)
