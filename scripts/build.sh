@@ -32,7 +32,7 @@ else
   .venv/bin/python -m scripts.book_fingerprint record
   step book
 fi
-# The other editions (issue 11), from the English build's execution cache: nothing runs
+# The other editions (the Chinese one), from the English build's execution cache: nothing runs
 # twice. ATTENTION_LANGS lists the editions (default "en zh_CN"); English is always built,
 # since the others read its cache. ATTENTION_LANGS=en builds English only.
 for lang in ${ATTENTION_LANGS:-en zh_CN}; do
