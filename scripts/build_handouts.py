@@ -298,7 +298,7 @@ def print_handouts(args) -> int:
     out = OUT / folder(lang)
     listing = out / "decks.json"
     if not listing.exists():
-        sys.exit("build_handouts: no decks; run scripts/build_slides.py first")
+        sys.exit("build_handouts: no decks; run python -m scripts.build_slides first")
     decks = json.loads(listing.read_text())
     titles = dict((stem, title) for stem, title in decks)
     names = args.only or [stem for stem, _ in decks]

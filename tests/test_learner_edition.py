@@ -96,7 +96,7 @@ def outside_details(markdown: str) -> str:
 def test_every_book_notebook_has_a_learner_edition():
     assert NAMES[0] == "intro" and len(NAMES) >= 12, NAMES
     missing = [n for n in NAMES if not (LEARNER / f"{n}.ipynb").exists()]
-    assert not missing, f"no learner edition of {missing}: run scripts/build_learner.py"
+    assert not missing, f"no learner edition of {missing}: run python -m scripts.build_learner"
 
 
 @pytest.mark.parametrize("name", NAMES)

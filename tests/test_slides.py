@@ -453,7 +453,7 @@ def _pdf_pages(path: Path) -> int:
 def test_handout_has_a_page_per_slide(deck):
     folder, _, stem = deck.rpartition("/")
     pdf = SLIDES / folder / "pdf" / f"{stem}.pdf"
-    assert pdf.exists(), f"no handout {pdf}: run scripts/build_handouts.py"
+    assert pdf.exists(), f"no handout {pdf}: run python -m scripts.build_handouts"
     assert pdf.read_bytes().startswith(b"%PDF-")
     assert _pdf_pages(pdf) >= expected(deck), f"{deck}.pdf has {_pdf_pages(pdf)} pages for {expected(deck)} slides"
 
