@@ -1,6 +1,6 @@
 """Benchmark the explorers in Chromium: redraw time per control change, and page weight.
 
-    .venv/bin/python scripts/bench_explorers.py [--html _build/html] [--moves 200]
+    .venv/bin/python -m scripts.bench_explorers [--html _build/html] [--moves 200]
 
 For each explorer page of a built book it first scrolls the explorer's top to
 the top of the window and waits (at most TIMEOUT_MS) until it is on screen and a
@@ -38,12 +38,11 @@ import sys
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from build_paths import SITE  # noqa: E402
+from scripts import browser as finder
+from scripts.browser import TIMEOUT_MS, is_local, launch, new_context, serve
+from scripts.build_paths import SITE
 
-import browser as finder  # noqa: E402  (after the path line above)
-from browser import TIMEOUT_MS, is_local, launch, new_context, serve  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 KINDS = ("dk", "temperature", "heads", "who-attends")
 

@@ -1,8 +1,8 @@
 """Benchmark: naive attention against tiled attention, and how long the book takes to build.
 
-    .venv/bin/python scripts/bench_long_context.py                 # everything (several minutes)
-    .venv/bin/python scripts/bench_long_context.py --no-book        # only the attention table
-    .venv/bin/python scripts/bench_long_context.py --ns 256 1024    # other sequence lengths
+    .venv/bin/python -m scripts.bench_long_context                 # everything (several minutes)
+    .venv/bin/python -m scripts.bench_long_context --no-book        # only the attention table
+    .venv/bin/python -m scripts.bench_long_context --ns 256 1024    # other sequence lengths
 
 Prints Markdown tables, all measured in this one run:
 
@@ -16,7 +16,7 @@ Prints Markdown tables, all measured in this one run:
    import. For each: seconds, the book's share, the ratio to the clean build,
    and what was redone (notebooks re-run, pages written, decks, handouts).
 
-The targets (issues 6 and 14) are printed beside the measurements: tiled peak
+The targets are printed beside the measurements: tiled peak
 memory at the largest n under 5 % of naive, tiled time within 2× of naive, a
 clean book build under 2 minutes, a no-change build under 10 seconds, a
 one-chapter change under 30 seconds. Timing lives here, never in a unit test.
@@ -37,11 +37,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "book"))
+from attention_steps.costs import format_bytes
+from attention_steps.longcontext import compare
 
-from attention_steps.costs import format_bytes  # noqa: E402
-from attention_steps.longcontext import compare  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGETS = {"peak": 0.05, "time": 2.0, "clean": 120.0, "rebuild": 10.0, "chapter": 30.0}
 
@@ -124,16 +123,16 @@ def edit_markdown(path: Path) -> None:
 
 
 def least_imported_module(repo: Path) -> tuple[Path, list[str]]:
-    """The core module the fewest notebooks depend on (at least one), and those notebooks."""
-    sys.path.insert(0, str(repo / "scripts"))
-    import notebook_deps
+    """The core module the fewest notebooks depend on (at least one), and those notebooks: `repo` is
+    a copy of this checkout, so its dependencies are this checkout's, with paths under `repo`."""
+    from scripts import notebook_deps
 
     deps = notebook_deps.dependencies()
     users: dict[Path, list[str]] = {}
     for nb, files in deps.items():
         for f in files:
             if f.suffix == ".py":
-                users.setdefault(f, []).append(Path(nb).stem)
+                users.setdefault(repo / f.relative_to(ROOT), []).append(Path(nb).stem)
     module = min(users, key=lambda f: (len(users[f]), str(f)))
     return module, users[module]
 
@@ -217,7 +216,7 @@ def build_table() -> tuple[str, dict]:
             if key == "clean":
                 steps = {k: v for k, v in step_seconds(output).items() if k != "total"}
                 other = sum(v for k, v in steps.items() if re.search(r"\b[a-z]{2}_[A-Z]{2}\b", k))
-                # issue 11: the whole build (books, decks, handouts) in both languages ÷ its English steps
+                # the whole build (books, decks, handouts) in both languages ÷ its English steps
                 times["clean build ratio"] = (
                     sum(steps.values()) / (sum(steps.values()) - other) if other else float("nan")
                 )
@@ -278,7 +277,7 @@ def main() -> None:
             f"clean book build {times['clean book']:.0f} s ({'met' if times['clean book'] < TARGETS['clean'] else 'NOT met'})",
             f"nothing changed {times['nothing']:.1f} s ({'met' if times['nothing'] < TARGETS['rebuild'] else 'NOT met'})",
             f"one chapter {times['chapter']:.1f} s ({'met' if times['chapter'] < TARGETS['chapter'] else 'NOT met'})",
-            # issue 11: both editions from one execution
+            # both editions from one execution: the Chinese one costs little more
             f"clean book, both editions ÷ English alone {times['clean editions ratio']:.2f} "
             f"({'met' if times['clean editions ratio'] <= 1.4 else 'NOT met'}, target ≤ 1.4)",
             f"clean build.sh (books, decks, handouts), both languages ÷ its English steps "

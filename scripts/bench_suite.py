@@ -1,7 +1,7 @@
 """How long CI takes, and where the suite's time goes: the table in docs/benchmarks.md ("The suite").
 
-    .venv/bin/python scripts/bench_suite.py                   # a fresh clone of HEAD, its whole CI run timed
-    .venv/bin/python scripts/bench_suite.py --junit run.xml    # the per-tier table of a run already made
+    .venv/bin/python -m scripts.bench_suite                   # a fresh clone of HEAD, its whole CI run timed
+    .venv/bin/python -m scripts.bench_suite --junit run.xml    # the per-tier table of a run already made
 
 The first form clones the repository's HEAD into a temporary folder and runs there what `.ci/run`
 runs (`bash scripts/test.sh`, build included, with `--junitxml` added), timing the build and the

@@ -1,7 +1,7 @@
 """Has anything the book build reads changed since the last successful build?
 
-    .venv/bin/python scripts/book_fingerprint.py check    # exit 0 if nothing changed, else 1
-    .venv/bin/python scripts/book_fingerprint.py record   # after a successful build
+    .venv/bin/python -m scripts.book_fingerprint check    # exit 0 if nothing changed, else 1
+    .venv/bin/python -m scripts.book_fingerprint record   # after a successful build
 
 Starting Sphinx (through jupyter-book) costs seconds even when it then finds
 nothing to do. build.sh skips it when this fingerprint matches the one recorded
@@ -30,7 +30,7 @@ import sys
 from importlib.metadata import distributions
 from pathlib import Path
 
-from build_paths import toc_pages
+from scripts.build_paths import toc_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"

@@ -3,7 +3,7 @@
 Everything that drives a browser (the tests, the PDF handouts, the benchmarks,
 scripts/setup.sh) asks this module, so there is one answer and one error:
 
-    .venv/bin/python scripts/browser.py        # prints the browser it would use, or what it tried
+    .venv/bin/python -m scripts.browser        # prints the browser it would use, or what it tried
 
 Where it looks, in order (the first that runs `--version` wins):
 

@@ -14,8 +14,8 @@ step() {  # step NAME: how long since the last step (printed at the end; scripts
 }
 bash scripts/setup.sh
 step setup
-.venv/bin/python scripts/notebook_deps.py
-if .venv/bin/python scripts/book_fingerprint.py check; then
+.venv/bin/python -m scripts.notebook_deps
+if .venv/bin/python -m scripts.book_fingerprint check; then
   echo "build: nothing the book reads changed since the last build (scripts/book_fingerprint.py); Sphinx skipped"
   step "book (skipped)"
 else
@@ -28,16 +28,16 @@ else
     echo "build: the book did not build; see the messages above" >&2
     exit 1
   fi
-  .venv/bin/python scripts/notebook_deps.py --record
-  .venv/bin/python scripts/book_fingerprint.py record
+  .venv/bin/python -m scripts.notebook_deps --record
+  .venv/bin/python -m scripts.book_fingerprint record
   step book
 fi
-# The other editions (issue 11), from the English build's execution cache: nothing runs
+# The other editions (the Chinese one), from the English build's execution cache: nothing runs
 # twice. ATTENTION_LANGS lists the editions (default "en zh_CN"); English is always built,
 # since the others read its cache. ATTENTION_LANGS=en builds English only.
 for lang in ${ATTENTION_LANGS:-en zh_CN}; do
   [ "$lang" = en ] && continue
-  .venv/bin/python scripts/build_lang.py html "$lang" || exit 1
+  .venv/bin/python -m scripts.build_lang html "$lang" || exit 1
   step "book $lang"
 done
 # The teacher's slides from the same executed notebooks, then their PDF handouts
@@ -47,11 +47,11 @@ done
 langs=en  # English first, then the other editions, each once
 for lang in ${ATTENTION_LANGS:-en zh_CN}; do [ "$lang" = en ] || langs+=" $lang"; done
 for lang in $langs; do
-  .venv/bin/python scripts/build_slides.py --lang "$lang"
+  .venv/bin/python -m scripts.build_slides --lang "$lang"
   step "slides $lang"
 done
 for lang in $langs; do
-  .venv/bin/python scripts/build_handouts.py --lang "$lang"
+  .venv/bin/python -m scripts.build_handouts --lang "$lang"
   step "handouts $lang"
 done
 # The learner's notebooks (plain Jupyter, MyST resolved) from the same executed notebooks, into
@@ -59,7 +59,7 @@ done
 # in every edition's language (English first): another language's into _build/learner/<lang>/ and
 # _build/html/<lang>/, translated by scripts/translate_notebook.py, as the decks are.
 for lang in $langs; do
-  .venv/bin/python scripts/build_learner.py --lang "$lang"
+  .venv/bin/python -m scripts.build_learner --lang "$lang"
   step "learner $lang"
 done
 echo

@@ -1,9 +1,9 @@
 """Print a PDF handout of every deck in _build/slides/ with a headless browser.
 
-    .venv/bin/python scripts/build_handouts.py            # every deck
-    .venv/bin/python scripts/build_handouts.py 03_scaling # just these
-    .venv/bin/python scripts/build_handouts.py --force    # print even what did not change
-    .venv/bin/python scripts/build_handouts.py --lang zh_CN  # the Chinese decks' (_build/slides/zh_CN/pdf/)
+    .venv/bin/python -m scripts.build_handouts            # every deck
+    .venv/bin/python -m scripts.build_handouts 03_scaling # just these
+    .venv/bin/python -m scripts.build_handouts --force    # print even what did not change
+    .venv/bin/python -m scripts.build_handouts --lang zh_CN  # the Chinese decks' (_build/slides/zh_CN/pdf/)
 
 Each chapter's deck is opened with reveal.js's `?print-pdf` layout (every slide
 on its own page, fragments shown, MathJax typeset first, no speaker notes) from
@@ -36,9 +36,8 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve  # noqa: E402
-from build_slides import (  # noqa: E402
+from scripts.browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve
+from scripts.build_slides import (
     COURSE,
     COURSE_TITLE,
     LANGUAGES,
@@ -57,7 +56,7 @@ from build_slides import (  # noqa: E402
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
 
-# Every formula of the deck typeset, checked on the formulas themselves (issue 13): MathJax 2
+# Every formula of the deck typeset, checked on the formulas themselves: MathJax 2
 # has started, its queue is idle, no TeX delimiters are left in the slides' text (tex2jax has
 # run), and every math script is PROCESSED with its output frame in the page. Waiting only for
 # MathJax's queue lost a race: the deck re-renders the first slide's maths when reveal is
@@ -84,7 +83,7 @@ html.print-pdf .reveal .slides .pdf-page:last-child { page-break-after: auto; br
 html.print-pdf .reveal .slides section img.handout-fitted { max-width: none; max-height: none; margin: 0.2em auto; }
 """
 
-# Lay every slide out for its page (issue 13): reveal gives a slide taller than 720 px two
+# Lay every slide out for its page: reveal gives a slide taller than 720 px two
 # pages or more (a figure pushed onto the second, blank or cut off) and leaves figures at their
 # screen size in the top half of the page. Here each slide gets exactly one page; its figures
 # grow into the room the page leaves (up to their column's width, at most FIGURE_GROWTH times),
@@ -299,7 +298,7 @@ def print_handouts(args) -> int:
     out = OUT / folder(lang)
     listing = out / "decks.json"
     if not listing.exists():
-        sys.exit("build_handouts: no decks; run scripts/build_slides.py first")
+        sys.exit("build_handouts: no decks; run python -m scripts.build_slides first")
     decks = json.loads(listing.read_text())
     titles = dict((stem, title) for stem, title in decks)
     names = args.only or [stem for stem, _ in decks]

@@ -1,11 +1,11 @@
 """Build the book in another language, and keep its translation catalogues up to date.
 
-    .venv/bin/python scripts/build_lang.py html zh_CN     # the Chinese edition into _build/html/zh_CN/
-    .venv/bin/python scripts/build_lang.py gettext [DIR]  # message templates (.pot) into _build/gettext/ (or DIR)
+    .venv/bin/python -m scripts.build_lang html zh_CN     # the Chinese edition into _build/html/zh_CN/
+    .venv/bin/python -m scripts.build_lang gettext [DIR]  # message templates (.pot) into _build/gettext/ (or DIR)
                                                           # (the pages' in book/, the speaker notes' in notes/)
-    .venv/bin/python scripts/build_lang.py update zh_CN   # gettext, then merge into locale/zh_CN/**/*.po
-    .venv/bin/python scripts/build_lang.py status zh_CN   # translated / fuzzy / untranslated per catalogue
-    .venv/bin/python scripts/build_lang.py check zh_CN    # every translation keeps its message's markup
+    .venv/bin/python -m scripts.build_lang update zh_CN   # gettext, then merge into locale/zh_CN/**/*.po
+    .venv/bin/python -m scripts.build_lang status zh_CN   # translated / fuzzy / untranslated per catalogue
+    .venv/bin/python -m scripts.build_lang check zh_CN    # every translation keeps its message's markup
 
 scripts/build.sh runs `html` for every language in $ATTENTION_LANGS after the English
 book (default "en zh_CN"; `ATTENTION_LANGS=en bash scripts/build.sh` builds English
@@ -35,7 +35,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 LOCALE = ROOT / "locale"
-sys.path.insert(0, str(ROOT / "scripts"))
 
 
 def _stamp(lang: str) -> Path:
@@ -45,7 +44,7 @@ def _stamp(lang: str) -> Path:
 def fingerprint(lang: str) -> str:
     """The English book's inputs (scripts/book_fingerprint.py) plus this language's
     catalogues and this script; built pages of this language must exist."""
-    import book_fingerprint
+    from scripts import book_fingerprint
 
     h = hashlib.sha256(book_fingerprint.fingerprint().encode())
     h.update(Path(__file__).read_bytes())
@@ -125,8 +124,9 @@ def notes_templates(folder: Path) -> list[Path]:
 
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
-    from slides.chapters import chapters
-    from translate_notebook import notes_messages
+
+    from scripts.slides.chapters import chapters
+    from scripts.translate_notebook import notes_messages
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -146,7 +146,7 @@ def nothing_to_translate(msgid: str) -> bool:
     measured time in a glued table): Sphinx shows such a message as it is. A display formula is
     one of these even with words in it (\\text{ weights}): Sphinx drops a translated maths block
     from the page (measured with this stack), so it stays as written."""
-    from translate_notebook import has_words
+    from scripts.translate_notebook import has_words
 
     return not has_words(msgid)
 

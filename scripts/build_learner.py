@@ -1,7 +1,7 @@
 """Build the learner edition: the book's notebooks as plain Jupyter notebooks (issue 10).
 
-    .venv/bin/python scripts/build_learner.py            # every notebook in _toc.yml
-    .venv/bin/python scripts/build_learner.py --force    # rebuild them all
+    .venv/bin/python -m scripts.build_learner            # every notebook in _toc.yml
+    .venv/bin/python -m scripts.build_learner --force    # rebuild them all
 
 The book's notebooks are written in MyST for Jupyter Book: glued numbers and equations,
 `:::{dropdown}` solutions, speaker notes tagged `remove-cell`. Plain JupyterLab, Notebook 7,
@@ -32,7 +32,7 @@ come from the core's catalogue (book/attention_steps/locale/zh_CN/pages.po). A s
 `language` and collapsed, runs `set_language("zh_CN")`, so what the package prints when a learner
 runs the notebook is Chinese too (the install cell stays first: it runs before the package exists).
 
-    .venv/bin/python scripts/build_learner.py --lang zh_CN   # the Chinese notebooks
+    .venv/bin/python -m scripts.build_learner --lang zh_CN   # the Chinese notebooks
 
 Output:
 
@@ -66,17 +66,15 @@ from pathlib import Path
 
 import yaml
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from attention_steps.i18n import LANGUAGES, N_, _, language  # the words this script adds, in every language
 
 # The shared MyST-to-Jupyter conversion (one module with the slides) and the book's executions.
-from build_paths import ROOT, SITE, toc_pages  # noqa: E402
-from myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record  # noqa: E402
-from slides.chapters import chapters, title_of  # noqa: E402
-from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
+from scripts.build_paths import ROOT, SITE, toc_pages
+from scripts.myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record
+from scripts.slides.chapters import chapters, title_of
+from scripts.slides.execution import cache_fingerprint, cache_record, executed
 
-sys.path.insert(0, str(ROOT / "book"))  # the core: the words this script adds, in every language
-from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 OUT = Path(os.environ.get("LEARNER_OUT", ROOT / "_build" / "learner"))
 STAMPS = ".inputs.json"
@@ -216,7 +214,7 @@ def _markdown_in(lang: str, stem: str):
     """A function giving a markdown cell's source in `lang`, as the page's catalogue translates it."""
     if lang == "en":
         return lambda text: text
-    from translate_notebook import catalogue, translate_markdown
+    from scripts.translate_notebook import catalogue, translate_markdown
 
     book = catalogue(lang, "book", stem)
     return lambda text: translate_markdown(text, book.get)[0]
@@ -244,7 +242,7 @@ def titles(lang: str = "en") -> dict[str, str]:
     found = {p.stem: title_of(json.loads(p.read_text())) for p in notebooks()}
     if lang == "en":
         return found
-    from translate_notebook import catalogue
+    from scripts.translate_notebook import catalogue
 
     return {stem: catalogue(lang, "book", stem).get(title, title) for stem, title in found.items()}
 
@@ -277,13 +275,13 @@ def in_language(nb, lang: str, stem: str):
     stops on an untranslated message."""
     if lang == "en":
         return nb
-    from translate_notebook import translate
+    from scripts.translate_notebook import translate
 
     nb, missing = translate(nb, lang, stem)
     if missing:
         raise Untranslated(
             f"build_learner: {stem} has {len(missing)} messages with no {lang} translation (run "
-            f"`scripts/build_lang.py update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
+            f"`python -m scripts.build_lang update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
             + "; ".join(repr(m[:70]) for m in missing[:5])
         )
     return nb

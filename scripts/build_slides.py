@@ -1,9 +1,9 @@
 """Build the teacher's slides: one reveal.js deck per chapter, plus the whole course.
 
-    .venv/bin/python scripts/build_slides.py            # every chapter in _toc.yml
-    .venv/bin/python scripts/build_slides.py 03_scaling # just these decks (no course deck)
-    .venv/bin/python scripts/build_slides.py path/to/any.ipynb
-    .venv/bin/python scripts/build_slides.py --lang zh_CN   # the Chinese decks, into _build/slides/zh_CN/
+    .venv/bin/python -m scripts.build_slides            # every chapter in _toc.yml
+    .venv/bin/python -m scripts.build_slides 03_scaling # just these decks (no course deck)
+    .venv/bin/python -m scripts.build_slides path/to/any.ipynb
+    .venv/bin/python -m scripts.build_slides --lang zh_CN   # the Chinese decks, into _build/slides/zh_CN/
 
 The decks are made from the same notebooks as the book (one source): the cells'
 `metadata.slideshow.slide_type` cut them into slides, `notes` cells become the
@@ -19,7 +19,7 @@ admonitions, `{doc}` links, labels) is turned into plain Markdown/HTML first, by
 scripts/myst_convert.py (shared with the learner edition). Each job has its module
 in scripts/slides/ (see its __init__); this script runs them in order.
 
-Every edition has its decks (issue 11). `--lang zh_CN` builds the Chinese ones into
+Every edition has its decks. `--lang zh_CN` builds the Chinese ones into
 `_build/slides/zh_CN/` from the same executed notebooks, translated before they are
 converted by scripts/translate_notebook.py with the book's catalogues and the speaker
 notes' (locale/zh_CN/LC_MESSAGES/notes/); a message with no translation stops the build.
@@ -56,18 +56,17 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 # nbformat (and nbconvert) cost seconds to import: they are imported where a deck is
 # actually built, so a run with nothing to rebuild stays quick.
-import build_paths  # noqa: E402
-from slides import COURSE, COURSE_TITLE, LANGUAGES, TITLE, _, book_index, folder, language  # noqa: E402,F401  (TITLE, LANGUAGES: for build_handouts)
-from slides.assets import copy_vendor, sync  # noqa: E402,F401  (sync: for build_handouts)
-from slides.chapters import chapters, documents, title_of, titles_and_labels  # noqa: E402
-from slides.execution import cache_fingerprint, cache_record, executed  # noqa: E402
-from slides.export import export, exporter  # noqa: E402
-from slides.notebook import course_notebook, for_slides  # noqa: E402
-from slides.site import publish, standalone, write_if_changed, write_index  # noqa: E402
-from slides.stamps import (  # noqa: E402
+from scripts import build_paths
+from scripts.slides import COURSE, COURSE_TITLE, LANGUAGES, TITLE, _, book_index, folder, language  # noqa: F401  (TITLE, LANGUAGES: for build_handouts)
+from scripts.slides.assets import copy_vendor, sync  # noqa: F401  (sync: for build_handouts)
+from scripts.slides.chapters import chapters, documents, title_of, titles_and_labels
+from scripts.slides.execution import cache_fingerprint, cache_record, executed
+from scripts.slides.export import export, exporter
+from scripts.slides.notebook import course_notebook, for_slides
+from scripts.slides.site import publish, standalone, write_if_changed, write_index
+from scripts.slides.stamps import (
     deck_digest,
     quick_digest,
     read_stamps,
@@ -87,7 +86,7 @@ def in_language(nb, lang: str, stem: str):
     """The executed notebook in `lang` (scripts/translate_notebook.py); stops on an untranslated message."""
     if lang == "en":
         return nb
-    from translate_notebook import translate
+    from scripts.translate_notebook import translate
 
     nb, missing = translate(nb, lang, stem)
     if missing:
@@ -139,7 +138,7 @@ def build_decks(args) -> int:
         docs = documents() | {p.stem: json.loads(p.read_text()) for p in extra}
         titles, labels = titles_and_labels(docs)
         if lang != "en":
-            from translate_notebook import catalogue
+            from scripts.translate_notebook import catalogue
 
             titles = {stem: catalogue(lang, "book", stem).get(title, title) for stem, title in titles.items()}
         return titles, labels

@@ -1,7 +1,7 @@
 """Exit 0 if the running Python has every requirement of requirements.txt installed at an
 allowed version, else 1, printing what is missing or out of bounds.
 
-    .venv/bin/python scripts/check_requirements.py [requirements.txt]
+    .venv/bin/python -m scripts.check_requirements [requirements.txt]
 
 scripts/setup.sh runs pip only when this fails, so running setup again costs a
 fraction of a second, and a requirements.txt edit that the environment already

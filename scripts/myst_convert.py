@@ -6,7 +6,7 @@ Colab do not. Two editions need them resolved from the same notebook:
 
 - the slides (scripts/build_slides.py), which render dropdowns as `<details>`,
   embed images as data URIs and link other chapters to their decks;
-- the learner edition (issue 10), which links other chapters to their
+- the learner edition, which links other chapters to their
   notebooks and may render notes and dropdowns differently.
 
 So what differs between them is a parameter of `MystConverter` (how a dropdown,
@@ -16,7 +16,7 @@ formatted (`myst_nb.core.variables.format_plain_text`), which mime type of a
 glued output is shown (myst-nb's render priority for HTML), and how glued
 outputs are found in a cell (`myst_nb.ext.glue.extract_glue_data_cell`).
 
-    from myst_convert import MystConverter, glue_outputs
+    from scripts.myst_convert import MystConverter, glue_outputs
     convert = MystConverter(glue_outputs(nb), name="03_scaling", link=lambda stem, anchor: f"{stem}.ipynb")
     markdown = convert(cell.source)
 

@@ -1,8 +1,8 @@
 """Which notebooks must run again because the core package changed, and make them.
 
-    .venv/bin/python scripts/notebook_deps.py            # before the book build: invalidate what changed
-    .venv/bin/python scripts/notebook_deps.py --record   # after a successful build: remember the state
-    .venv/bin/python scripts/notebook_deps.py --list     # each notebook's modules and data files
+    .venv/bin/python -m scripts.notebook_deps            # before the book build: invalidate what changed
+    .venv/bin/python -m scripts.notebook_deps --record   # after a successful build: remember the state
+    .venv/bin/python -m scripts.notebook_deps --list     # each notebook's modules and data files
 
 The book's execution cache (jupyter-cache, used by myst-nb) matches a notebook
 by its code cells only: it cannot see that `attention_steps/plotting.py` changed
@@ -48,7 +48,7 @@ import re
 import sys
 from pathlib import Path
 
-from build_paths import toc_pages
+from scripts.build_paths import toc_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"

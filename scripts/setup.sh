@@ -25,7 +25,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 # Install only when what is installed does not satisfy requirements.txt.
-if ! .venv/bin/python scripts/check_requirements.py >/dev/null 2>&1; then
+if ! .venv/bin/python -m scripts.check_requirements >/dev/null 2>&1; then
   .venv/bin/python -m pip install --quiet --upgrade pip
   .venv/bin/python -m pip install --quiet -r requirements.txt
   # jupyterlab-rise 0.43 brought jupyterlab-mathjax3, a JupyterLab 3 extension that
@@ -33,7 +33,7 @@ if ! .venv/bin/python scripts/check_requirements.py >/dev/null 2>&1; then
   if .venv/bin/python -m pip show --quiet jupyterlab-mathjax3 >/dev/null 2>&1; then
     .venv/bin/python -m pip uninstall --quiet --yes jupyterlab-mathjax3
   fi
-  .venv/bin/python scripts/check_requirements.py
+  .venv/bin/python -m scripts.check_requirements
 fi
 # Every kernel from .venv reads this (it drops ipykernel's "running over TCP" notice).
 mkdir -p .venv/etc/ipython
@@ -44,12 +44,12 @@ if ! cmp -s package-lock.json node_modules/.package-lock.installed 2>/dev/null; 
   npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
   cp package-lock.json node_modules/.package-lock.installed
 fi
-.venv/bin/python scripts/vendor_assets.py
+.venv/bin/python -m scripts.vendor_assets
 
 # A browser.
-if ! .venv/bin/python scripts/browser.py >/dev/null 2>&1; then
+if ! .venv/bin/python -m scripts.browser >/dev/null 2>&1; then
   if [ -n "${ATTENTION_BROWSER:-}" ]; then
-    .venv/bin/python scripts/browser.py || true  # says what is wrong with the setting
+    .venv/bin/python -m scripts.browser || true  # says what is wrong with the setting
     exit 1
   fi
   . /etc/os-release 2>/dev/null || true
@@ -63,7 +63,7 @@ if ! .venv/bin/python scripts/browser.py >/dev/null 2>&1; then
     deps=""; command -v apt-get >/dev/null && deps="--with-deps"
     .venv/bin/python -m playwright install $deps chromium || true
   fi
-  if ! .venv/bin/python scripts/browser.py; then
+  if ! .venv/bin/python -m scripts.browser; then
     cat >&2 <<'EOF'
 setup: still no browser. Install Google Chrome or Chromium, or point the build at one:
   export ATTENTION_BROWSER=/path/to/chrome   # a Chrome or Chromium binary

@@ -1,4 +1,4 @@
-"""An executed chapter notebook in another language, from the book's translation catalogues (issue 11).
+"""An executed chapter notebook in another language, from the book's translation catalogues.
 
 Sphinx translates the book's pages (locale/<lang>/LC_MESSAGES/book/<stem>.po); the slides
 are made from the notebooks by nbconvert, which knows no catalogue. So the slides
@@ -24,7 +24,7 @@ same catalogues, before they convert it:
 A message with no translation is reported, not guessed: `translate` returns the
 messages it could not translate and the slides' build stops on them.
 
-    from translate_notebook import translate
+    from scripts.translate_notebook import translate
     nb, missing = translate(executed_nb, "zh_CN", "03_scaling")
 """
 
@@ -33,14 +33,13 @@ from __future__ import annotations
 import copy
 import functools
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from attention_steps.i18n import read_po, translation
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
-sys.path.insert(0, str(ROOT / "book"))  # the core: how an output carries its other languages, the .po reader
-from attention_steps.i18n import read_po, translation  # noqa: E402
 
 EXTENSIONS = ("dollarmath", "amsmath", "colon_fence", "deflist", "substitution")  # _config.yml's parse: section
 # Directives whose argument is not words: a glued figure's or value's key, a code cell's language.

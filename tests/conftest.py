@@ -1,4 +1,4 @@
-"""Shared fixtures: the core on the import path, the built book served on
+"""Shared fixtures: the built book served on
 127.0.0.1, and a browser page that records anything that would break offline.
 
 The browser is whichever scripts/browser.py finds (set ATTENTION_BROWSER to
@@ -7,12 +7,15 @@ Playwright's 30 s default, so a busy machine makes a test slower, not red."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from scripts.browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, new_context, serve  # noqa: F401
+from scripts.build_paths import SITE as HTML  # BOOK_HTML points the tests at another build
+from scripts.build_paths import SLIDES  # SLIDES_OUT likewise, for the decks
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -21,15 +24,6 @@ BOOK = ROOT / "book"
 # example and its "too slow" health check fail a good test on a busy machine.
 settings.register_profile("attention", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("attention")
-
-sys.path.insert(0, str(BOOK))  # `import attention_steps`, as the notebooks beside it do
-sys.path.insert(0, str(ROOT / "scripts"))  # the browser finder and the local server, shared with the scripts
-sys.path.insert(0, str(ROOT / "tests" / "pages"))  # `from reader import page`: the one reader of built pages
-
-from build_paths import SITE as HTML  # noqa: E402  (BOOK_HTML points the tests at another build)
-from build_paths import SLIDES  # noqa: E402  (SLIDES_OUT likewise, for the decks)
-
-from browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, is_local, new_context, serve  # noqa: E402,F401
 
 # ----------------------------------------------------------------------------- tiers
 # Every test belongs to one tier (pytest.ini registers them; `pytest -m unit` picks one):
@@ -118,7 +112,7 @@ def browser():
     """The browser scripts/browser.py finds, driven by Playwright."""
     from playwright.sync_api import sync_playwright
 
-    import browser as finder
+    from scripts import browser as finder
 
     try:
         finder.browser()

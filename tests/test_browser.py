@@ -32,7 +32,7 @@ PAGES = sorted(
 @pytest.mark.book
 def test_published_decks_are_the_standalone_decks_with_book_links():
     """What a reader opens from the book is what tests/test_slides.py opened in the browser."""
-    from slides.site import published
+    from scripts.slides.site import published
 
     assert len(DECKS_PUBLISHED) >= 24, DECKS_PUBLISHED
     for deck in DECKS_PUBLISHED:

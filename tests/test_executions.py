@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import nbformat
 import pytest
-from build_paths import CACHE, toc_pages
 
 from conftest import ROOT
+from scripts.build_paths import CACHE, toc_pages
 
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 

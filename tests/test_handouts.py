@@ -33,11 +33,11 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
-from build_paths import SLIDES  # noqa: E402
 
 from conftest import ROOT
+from scripts.build_paths import SLIDES  # noqa: E402
 
-LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 11)
+LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks'
 
 
 def _decks() -> list[str]:

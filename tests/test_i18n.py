@@ -1,4 +1,4 @@
-"""The Chinese edition (issue 11): catalogues, twins, the language switch, the numbers.
+"""The Chinese edition: catalogues, twins, the language switch, the numbers.
 
 The rules, which widen as chapters are translated:
 
@@ -24,15 +24,12 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-
-from conftest import HTML, ROOT
-
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-from build_lang import markup, markup_mismatches
-from build_lang import nothing_to_translate as _nothing_to_translate
 from i18n_edition import EDITIONS, complete_documents
 
 from attention_steps.i18n import read_po
+from conftest import HTML, ROOT
+from scripts.build_lang import markup, markup_mismatches
+from scripts.build_lang import nothing_to_translate as _nothing_to_translate
 
 LANG = "zh_CN"
 ZH = HTML / LANG
@@ -89,7 +86,7 @@ def english_messages(tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         if not (out.parent / "done").exists():
             result = subprocess.run(
-                [sys.executable, str(ROOT / "scripts" / "build_lang.py"), "gettext", str(out)],
+                [sys.executable, "-m", "scripts.build_lang", "gettext", str(out)],
                 cwd=ROOT,
                 capture_output=True,
                 text=True,
@@ -108,7 +105,7 @@ def test_complete_catalogue_holds_the_current_english_text(doc, english_messages
     stale = [m for m in template if not _nothing_to_translate(m) and not catalogue.get(m, ("", True))[0]]
     assert not stale, (
         f"{doc}: the English text has messages the catalogue does not translate; run "
-        f"`.venv/bin/python scripts/build_lang.py update {LANG}` and translate them: {stale[:3]}"
+        f"`.venv/bin/python -m scripts.build_lang update {LANG}` and translate them: {stale[:3]}"
     )
 
 
@@ -286,8 +283,9 @@ def _figure_outputs():
     """(notebook, English alt, the output's metadata) of every figure the executed book displays,
     from the execution cache both editions are built from."""
     import nbformat
-    from build_paths import CACHE
     from jupyter_cache import get_cache
+
+    from scripts.build_paths import CACHE
 
     if not CACHE.exists():
         pytest.fail(f"no execution cache {CACHE}: run `bash scripts/build.sh`")
@@ -484,8 +482,8 @@ def test_every_deck_has_a_notes_catalogue_holding_its_current_notes():
     (scripts/translate_notebook.py) must hold every message of the current English notes, translated."""
     import json
 
-    from slides.chapters import chapters
-    from translate_notebook import notes_messages
+    from scripts.slides.chapters import chapters
+    from scripts.translate_notebook import notes_messages
 
     decks = chapters()
     assert {p.stem for p in _notes_catalogues()} == {p.stem for p in decks}
@@ -516,9 +514,9 @@ def test_a_deck_translates_every_message_of_its_chapter():
     """scripts/translate_notebook.py cuts a cell into the messages Sphinx extracts: every message of
     every chapter (its cells, notes and Markdown outputs) is found in the catalogues, so no English is
     left on a Chinese slide (the slides' build stops on one too)."""
-    from slides.chapters import chapters
-    from slides.execution import executed
-    from translate_notebook import translate
+    from scripts.slides.chapters import chapters
+    from scripts.slides.execution import executed
+    from scripts.translate_notebook import translate
 
     for path in chapters():
         nb, _origin = executed(path)  # the book's execution: its Markdown outputs too

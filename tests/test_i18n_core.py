@@ -1,4 +1,4 @@
-"""attention_steps.i18n: the one mechanism for words the code puts on screen (issue 11)."""
+"""attention_steps.i18n: the one mechanism for words the code puts on screen."""
 
 from __future__ import annotations
 

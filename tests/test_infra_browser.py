@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-import browser as finder
 from conftest import ROOT
+from scripts import browser as finder
 
 
 def fake(path: Path, version: str = "Chromium 123.0.6312.0 built on Debian", code: int = 0, body: str = "") -> str:
@@ -110,7 +110,8 @@ def test_no_browser_error_names_everything_tried_and_the_way_out(tmp_path):
 
 def test_the_command_line_reports_the_error_and_fails(tmp_path):
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "browser.py")],
+        [sys.executable, "-m", "scripts.browser"],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         env={"PATH": str(tmp_path), "ATTENTION_BROWSER": str(tmp_path / "none")},

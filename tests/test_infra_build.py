@@ -12,15 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import build_paths
 import nbformat
 import pytest
 
-import book_fingerprint
-import build_handouts
-import build_slides
-import notebook_deps
 from conftest import BOOK
+from scripts import book_fingerprint, build_handouts, build_paths, build_slides, notebook_deps
 
 pytestmark = pytest.mark.build  # the tier (tests/conftest.py)
 
@@ -426,7 +422,7 @@ def test_a_handout_is_printed_only_when_its_deck_changed_and_the_course_is_joine
 
 def test_the_real_handouts_and_decks_are_stamped():
     """After build.sh: every deck has its input hash and every handout what it was printed from."""
-    from build_paths import SLIDES as slides
+    from scripts.build_paths import SLIDES as slides
 
     if not (slides / "decks.json").exists():
         pytest.skip("no slides built")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import check_requirements
 from conftest import ROOT
+from scripts import check_requirements
 
 BIN = Path(sys.executable).parent  # the environment the tests run in (.venv)
 

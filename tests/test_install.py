@@ -18,10 +18,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-import build_learner
 import pytest
 
 from conftest import ROOT
+from scripts import build_learner
 
 pytestmark = pytest.mark.install  # the tier (tests/conftest.py)
 

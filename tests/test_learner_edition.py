@@ -15,12 +15,12 @@ import json
 import re
 from pathlib import Path
 
-import build_learner
 import nbformat
 import pytest
 import yaml
 
 from conftest import HTML, ROOT
+from scripts import build_learner
 
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
@@ -78,7 +78,9 @@ def learner_dir(lang: str = "en") -> Path:
 def learner(name: str, lang: str = "en") -> dict:
     path = learner_dir(lang) / f"{name}.ipynb"
     if not path.exists():
-        pytest.fail(f"{path} is missing: run `bash scripts/build.sh` (it runs scripts/build_learner.py --lang {lang})")
+        pytest.fail(
+            f"{path} is missing: run `bash scripts/build.sh` (it runs python -m scripts.build_learner --lang {lang})"
+        )
     return json.loads(path.read_text())
 
 
@@ -87,7 +89,7 @@ def book(name: str, lang: str = "en") -> dict:
     nb = json.loads((ROOT / "book" / f"{name}.ipynb").read_text())
     if lang == "en":
         return nb
-    from translate_notebook import translate
+    from scripts.translate_notebook import translate
 
     return translate(nb, lang, name)[0]
 
@@ -126,7 +128,7 @@ def outside_details(markdown: str) -> str:
 def test_every_book_notebook_has_a_learner_edition(lang):
     assert NAMES[0] == "intro" and len(NAMES) >= 12, NAMES
     missing = [n for n in NAMES if not (learner_dir(lang) / f"{n}.ipynb").exists()]
-    assert not missing, f"no {lang} learner edition of {missing}: run scripts/build_learner.py --lang {lang}"
+    assert not missing, f"no {lang} learner edition of {missing}: run python -m scripts.build_learner --lang {lang}"
 
 
 @pytest.mark.parametrize("lang, name", EVERY)
@@ -365,7 +367,7 @@ def test_a_chinese_learner_notebook_is_chinese_and_opens_with_install_then_langu
     """The Chinese download: its text translated (the title as the page's catalogue says it, every prose
     cell in Chinese), the install cell first, then the collapsed language cell that runs set_language("zh_CN"),
     the words the build adds in Chinese, the saved outputs (the checker's feedback) and explorers Chinese."""
-    from translate_notebook import catalogue
+    from scripts.translate_notebook import catalogue
 
     nb = learner(name, "zh_CN")
     cells = nb["cells"]

@@ -18,11 +18,11 @@ import re
 import shutil
 from pathlib import Path
 
-import build_learner
 import pytest
 from lab_server import jupyterlab
 
 from conftest import TIMEOUT_MS, block_other_hosts, new_context
+from scripts import build_learner
 
 LEARNER = build_learner.OUT
 DEFAULT = ["01_projection", "03_scaling"]

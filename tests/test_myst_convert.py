@@ -10,11 +10,13 @@ import base64
 import json
 import re
 
-import myst_convert
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
-from myst_convert import (
+
+from conftest import BOOK, HTML, ROOT
+from scripts import myst_convert
+from scripts.myst_convert import (
     MystConverter,
     admonition_div,
     admonition_quote,
@@ -25,8 +27,6 @@ from myst_convert import (
     labels_of,
     linked_image,
 )
-
-from conftest import BOOK, HTML, ROOT
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nnot really").decode()
 GLUE = {
@@ -352,7 +352,7 @@ def test_every_glued_number_is_the_one_the_built_book_shows(stem):
     page = HTML / "book" / f"{stem}.html"
     if not page.exists():
         pytest.fail(f"{page} is not built: the build is incomplete (bash scripts/build.sh)")
-    import build_slides
+    from scripts import build_slides
 
     nb, _ = build_slides.executed(ROOT / "book" / f"{stem}.ipynb")
     myst = MystConverter(glue_outputs(nb), name=stem)
@@ -374,7 +374,7 @@ def test_importing_the_module_does_not_import_myst_nb():
     import subprocess
     import sys
 
-    code = "import sys; sys.path.insert(0, 'scripts'); import myst_convert; print('myst_nb' in sys.modules)"
+    code = "import sys, scripts.myst_convert; print('myst_nb' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     assert myst_convert.BOOK == BOOK

@@ -154,8 +154,8 @@ def test_every_colour_the_explorers_draw_by_name_has_a_value():
 
 
 def test_every_colour_the_slides_name_has_a_value():
-    from slides.assets import HERE as SLIDES_HERE
-    from slides.assets import palette_css
+    from scripts.slides.assets import HERE as SLIDES_HERE
+    from scripts.slides.assets import palette_css
 
     for name in ("slides.css", "index.html"):
         text = palette_css() + (SLIDES_HERE / name).read_text(encoding="utf-8")

@@ -22,7 +22,6 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import build_paths
 import pytest
 import yaml
 from bs4 import BeautifulSoup
@@ -31,6 +30,7 @@ from test_accessibility import AXE, RUN_AXE
 
 from attention_steps.palette import OKABE_ITO, rgb
 from conftest import HTML, ROOT, SETTLED, TIMEOUT_MS
+from scripts import build_paths
 
 SLIDES = build_paths.SLIDES
 
@@ -43,7 +43,7 @@ def _chapters() -> list[Path]:
 
 
 CHAPTERS = _chapters()
-LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks' (issue 11): "03_scaling", "zh_CN/03_scaling"
+LANGS = ["", "zh_CN/"]  # the English decks' folder, the Chinese decks': "03_scaling", "zh_CN/03_scaling"
 DECKS = [lang + name for lang in LANGS for name in [p.stem for p in CHAPTERS] + ["course"]]
 CHAPTER_DECKS = [lang + p.stem for lang in LANGS for p in CHAPTERS]
 
@@ -213,7 +213,7 @@ WALK = """async () => {
   return out;
 }"""
 
-# From the back of a room (issue 13): at 1280 × 720 no text below 18 px, no slide shrunk below 0.85.
+# From the back of a room: at 1280 × 720 no text below 18 px, no slide shrunk below 0.85.
 SMALLEST_PX, SMALLEST_FIT = 18, 0.85
 TITLE_STYLE = (
     "40px",
@@ -419,7 +419,7 @@ def test_speaker_view_opens_offline_with_the_notes(slides_url, offline_page):
     view = info.value
     # The notes plugin writes the speaker view into an about:blank popup with
     # document.write and never closes the document, so whether the popup ever
-    # reports "load" is a race (lost on a busy machine: the flake of issue 14).
+    # reports "load" is a race (lost on a busy machine, where the test flaked).
     # Wait for what it shows instead: the notes, then both slide previews loaded.
     view.wait_for_function(
         "document.querySelector('.speaker-controls-notes') && document.querySelector('.speaker-controls-notes').innerText.trim().length > 5",
@@ -453,7 +453,7 @@ def _pdf_pages(path: Path) -> int:
 def test_handout_has_a_page_per_slide(deck):
     folder, _, stem = deck.rpartition("/")
     pdf = SLIDES / folder / "pdf" / f"{stem}.pdf"
-    assert pdf.exists(), f"no handout {pdf}: run scripts/build_handouts.py"
+    assert pdf.exists(), f"no handout {pdf}: run python -m scripts.build_handouts"
     assert pdf.read_bytes().startswith(b"%PDF-")
     assert _pdf_pages(pdf) >= expected(deck), f"{deck}.pdf has {_pdf_pages(pdf)} pages for {expected(deck)} slides"
 
@@ -478,9 +478,8 @@ def test_the_book_carries_the_decks_its_chapters_link_to(lang):
 # --------------------------------------------------------------------------- structure, from the notebooks
 def _slides_of(stem: str):
     """The chapter as its deck is made (scripts/slides/notebook.py), cut into slides -> parts -> cells."""
-    from slides.notebook import shown, slide_type
-
-    import build_slides
+    from scripts import build_slides
+    from scripts.slides.notebook import shown, slide_type
 
     nb, _ = build_slides.executed(ROOT / "book" / f"{stem}.ipynb")
     decks = {p.stem for p in CHAPTERS}
@@ -500,7 +499,7 @@ def _slides_of(stem: str):
 
 @pytest.mark.parametrize("stem", [p.stem for p in CHAPTERS])
 def test_each_part_of_a_split_slide_has_its_own_notes_and_no_part_opens_with_a_solution(stem):
-    from slides.notebook import slide_type
+    from scripts.slides.notebook import slide_type
 
     for k, parts in enumerate(_slides_of(stem), 1):
         notes = ["\n".join(c.source for c in part if slide_type(c) == "notes") for part in parts]

@@ -11,11 +11,13 @@ import re
 
 import nbformat
 import pytest
-from slides import COURSE_TITLE, HERE, TITLE
-from slides.chapters import chapters, title_of
-from slides.notebook import course_notebook, for_slides, slide_type
-from slides.site import publish, published, standalone, write_index
-from slides.stamps import (
+
+from conftest import ROOT
+from scripts.slides import COURSE_TITLE, HERE, TITLE
+from scripts.slides.chapters import chapters, title_of
+from scripts.slides.notebook import course_notebook, for_slides, slide_type
+from scripts.slides.site import publish, published, standalone, write_index
+from scripts.slides.stamps import (
     deck_digest,
     quick_digest,
     read_stamps,
@@ -23,8 +25,6 @@ from slides.stamps import (
     tooling_files,
     write_stamps,
 )
-
-from conftest import ROOT
 
 SCRIPTS = ROOT / "scripts"
 
@@ -200,7 +200,7 @@ def test_stamps_round_trip_and_a_broken_file_reads_as_none(tmp_path):
 def test_build_handouts_still_finds_what_it_imports_from_build_slides(name):
     import importlib
 
-    module = importlib.import_module(name)
+    module = importlib.import_module(f"scripts.{name}")
     for attr in (
         "COURSE",
         "COURSE_TITLE",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from translate_notebook import messages, translate_markdown, translate_outputs
+
+from scripts.translate_notebook import messages, translate_markdown, translate_outputs
 
 ZH = {
     "A paragraph on two lines.": "两行的一段。",
@@ -87,7 +88,7 @@ def test_outputs_said_in_every_language_are_swapped_for_the_language():
 
 @pytest.mark.parametrize("lang", ["fr", "zh"])
 def test_the_slides_name_an_unknown_language(lang):
-    from slides import folder
+    from scripts.slides import folder
 
     with pytest.raises(ValueError, match=r"language must be one of .*'zh_CN'.*got '" + lang):
         folder(lang)

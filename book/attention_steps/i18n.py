@@ -253,8 +253,8 @@ def cjk_mathtext(fig) -> None:
 
 
 def _png(fig) -> tuple[str, int]:
-    """The figure drawn sharp (plotting.sharp_png: twice its displayed width) and that width."""
-    from .plotting import sharp_png  # plotting imports this module
+    """The figure drawn sharp (png.sharp_png: twice its displayed width) and that width."""
+    from .png import sharp_png
 
     png, width = sharp_png(fig)
     return base64.b64encode(png).decode("ascii"), width

@@ -17,13 +17,10 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from . import i18n  # translated labels (issue 11)
+from . import i18n  # translated labels
 from .palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
+from .png import PIXEL_RATIO, sharp_png  # noqa: F401  (sharp_png: the figures' one PNG writer, named here too)
 
-# A figure is displayed at figure.dpi CSS pixels per inch and drawn at PIXEL_RATIO times that
-# (savefig.dpi): sharp on a high-density screen and when a slide enlarges it on a projector
-# (issue 13). `show` gives the page the displayed width, half the picture's.
-PIXEL_RATIO = 2
 FIGURE_DPI = 110
 
 # Matplotlib settings for every figure in the book (readable on a phone and a projector).
@@ -44,7 +41,7 @@ def use_book_style() -> None:
     """Make the book's style matplotlib's defaults from now on (a notebook's setup cell calls it:
     figures are drawn when the cell's output is rendered, after any `with` block has ended)."""
     plt.rcParams.update(BOOK_STYLE)
-    i18n.use_cjk_font()  # Chinese labels (issue 11): a CJK fallback after the book's font
+    i18n.use_cjk_font()  # Chinese labels: a CJK fallback after the book's font
     _sharp_inline_figures()
 
 
@@ -185,27 +182,6 @@ def weight_bars(weights, labels: Sequence[str], *, title: str = "", ax=None, hig
     for i, w in enumerate(weights):
         ax.text(i, w + 0.02, f"{w:.2f}", ha="center", fontsize=9)
     return ax.figure
-
-
-def sharp_png(fig) -> tuple[bytes, int]:
-    """`fig` as a PNG drawn at PIXEL_RATIO × figure.dpi (its whitespace trimmed) and the width
-    it is displayed at in CSS pixels: exactly 1/PIXEL_RATIO of the picture's (the picture is
-    padded with the figure's background to a multiple of PIXEL_RATIO)."""
-    import io
-
-    from PIL import Image
-
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi * PIXEL_RATIO, bbox_inches="tight")
-    image = Image.open(io.BytesIO(buf.getvalue()))
-    w, h = image.size
-    W, H = -(-w // PIXEL_RATIO) * PIXEL_RATIO, -(-h // PIXEL_RATIO) * PIXEL_RATIO
-    if (W, H) != (w, h):
-        padded = Image.new(image.mode, (W, H), tuple(round(255 * c) for c in fig.get_facecolor()[: len(image.mode)]))
-        padded.paste(image, (0, 0))
-        buf = io.BytesIO()
-        padded.save(buf, format="png")
-    return buf.getvalue(), W // PIXEL_RATIO
 
 
 def show(fig, alt: str) -> None:

@@ -11,19 +11,18 @@
 
 Where the build writes is read from the environment in scripts/build_paths.py.
 
-Every edition of the book has its decks (issue 11): the English ones in the slides folder
+Every edition of the book has its decks: the English ones in the slides folder
 itself, another language's in a folder of its own named after it (`zh_CN/`), made from the
 same executed notebooks translated by scripts/translate_notebook.py. They share one vendor/
 folder. The words the scripts add (the course's title slide, "(continued)", the index page)
 come from the core's catalogues (book/attention_steps/locale/<lang>/pages.po) through `_`.
 """
 
-import sys
 from pathlib import Path
 
+from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: F401
+
 HERE = Path(__file__).resolve().parent  # the template, the CSS and the index page live beside the code
-sys.path.insert(0, str(HERE.parent.parent / "book"))  # the core: its words in every language
-from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: E402,F401
 
 TITLE = N_("Attention, Step by Step")
 COURSE = "course"

@@ -6,9 +6,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from build_paths import ROOT, VENDOR
-
 from attention_steps.palette import GENERATED, OKABE_ITO, SLIDES, css_variables
+from scripts.build_paths import ROOT, VENDOR
 
 from . import HERE
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from build_paths import ROOT, toc_pages
+from scripts.build_paths import ROOT, toc_pages
 
 
 def chapters(toc: Path = ROOT / "_toc.yml") -> list[Path]:
@@ -32,6 +32,6 @@ def documents(folder: Path = ROOT / "book") -> dict[str, dict]:
 
 def titles_and_labels(docs: dict[str, dict]) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     """(stem -> title, label -> (stem, anchor)): what a `{doc}` link shows and where a `{ref}` points."""
-    from myst_convert import labels_of
+    from scripts.myst_convert import labels_of
 
     return {stem: title_of(nb) for stem, nb in docs.items()}, labels_of(docs)

@@ -6,7 +6,7 @@ import functools
 import hashlib
 from pathlib import Path
 
-from build_paths import CACHE
+from scripts.build_paths import CACHE
 
 
 @functools.lru_cache(maxsize=1)

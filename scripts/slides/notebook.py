@@ -15,8 +15,8 @@ from __future__ import annotations
 import copy
 import re
 
-from build_paths import ROOT
-from myst_convert import (
+from scripts.build_paths import ROOT
+from scripts.myst_convert import (
     MystConverter,
     admonition_div,
     details,

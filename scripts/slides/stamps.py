@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from build_paths import ROOT
+from scripts.build_paths import ROOT
 
 from . import HERE
 from .assets import WIDGETS_CONFIG
