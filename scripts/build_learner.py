@@ -192,6 +192,37 @@ def converter(nb, name: str) -> MystConverter:
     )
 
 
+GLUE_CALLS = {"glue", "glue_words"}
+
+
+def only_glue(source: str) -> bool:
+    """Whether a code cell does nothing but glue values into the book's text (`glue(..., display=False)`,
+    `glue_words(...)`) and check them (`assert`): the learner's text already shows those values, and such
+    a cell defines no name a later cell could need, so the learner edition leaves it out (between an
+    exercise and its solution it showed `glue("ch9_ex1_A", np.round(solution("9.1"), 3), display=False)`)."""
+    import ast
+
+    try:
+        statements = ast.parse(source).body
+    except SyntaxError:
+        return False
+
+    def glues(node) -> bool:
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+            return False
+        call = node.value
+        if not (isinstance(call.func, ast.Name) and call.func.id in GLUE_CALLS):
+            return False
+        if call.func.id == "glue":  # glue(name, value) with display=True shows the value: keep it
+            return any(
+                k.arg == "display" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in call.keywords
+            )
+        return True
+
+    return bool(statements) and all(isinstance(s, ast.Assert) or glues(s) for s in statements)
+
+
 def learner_edition(nb, name: str, commit: str | None = None):
     """A copy of an executed book notebook as a plain Jupyter notebook (see the module's docstring).
 
@@ -212,6 +243,8 @@ def learner_edition(nb, name: str, commit: str | None = None):
             if not cell.source.strip():
                 continue
         elif cell.cell_type == "code":
+            if only_glue(cell.source):
+                continue  # its values are in the text; it only showed plumbing (solution(...) among it)
             cell.source = GLUE_IMPORT.sub(GLUE_STANDIN, cell.source)
             cell.execution_count = None
             if REMOVE_CELL in tags:
