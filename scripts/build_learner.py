@@ -14,6 +14,8 @@ Markdown by the module shared with the slides (scripts/myst_convert.py):
 - speaker notes are left out;
 - code cells the book hides (`remove-cell`, `hide-input`) are kept, so the notebook runs as
   the book did, with their code collapsed; a `remove-cell` cell's outputs (glue records) are gone;
+- a code cell that only glues values into the book's text (and asserts them) is left out: its
+  values are in the text already, and it showed plumbing (`solution(...)`) between exercises;
 - `from myst_nb import glue` becomes a small stand-in, so the notebooks need only the
   `attention-steps` package, not the book's tools;
 - a first cell installs that package, quietly and only when it is missing (Colab, Binder,
@@ -265,6 +267,37 @@ def converter(nb, name: str, lang: str = "en") -> MystConverter:
     )
 
 
+GLUE_CALLS = {"glue", "glue_words"}
+
+
+def only_glue(source: str) -> bool:
+    """Whether a code cell does nothing but glue values into the book's text (`glue(..., display=False)`,
+    `glue_words(...)`) and check them (`assert`): the learner's text already shows those values, and such
+    a cell defines no name a later cell could need, so the learner edition leaves it out (between an
+    exercise and its solution it showed `glue("ch9_ex1_A", np.round(solution("9.1"), 3), display=False)`)."""
+    import ast
+
+    try:
+        statements = ast.parse(source).body
+    except SyntaxError:
+        return False
+
+    def glues(node) -> bool:
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+            return False
+        call = node.value
+        if not (isinstance(call.func, ast.Name) and call.func.id in GLUE_CALLS):
+            return False
+        if call.func.id == "glue":  # glue(name, value) with display=True shows the value: keep it
+            return any(
+                k.arg == "display" and isinstance(k.value, ast.Constant) and k.value.value is False
+                for k in call.keywords
+            )
+        return True
+
+    return bool(statements) and all(isinstance(s, ast.Assert) or glues(s) for s in statements)
+
+
 # --------------------------------------------------------------------------- another language (issue 21)
 class Untranslated(SystemExit):
     """A learner notebook in another language has messages its catalogues do not translate."""
@@ -396,6 +429,8 @@ def _learner_edition(nb, name: str, commit: str | None, lang: str):
             if not cell.source.strip():
                 continue
         elif cell.cell_type == "code":
+            if only_glue(cell.source):
+                continue  # its values are in the text; it only showed plumbing (solution(...) among it)
             cell.source = GLUE_IMPORT.sub(GLUE_STANDIN, cell.source)
             cell.execution_count = None
             if REMOVE_CELL in tags:

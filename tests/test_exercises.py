@@ -986,3 +986,18 @@ def test_the_chinese_names_a_mistake_in_a_whole_sentence():
         catalogue["It is also the answer you get when you {mistake}."]
         == "犯了下面这个错误也会得到同样的结果：{mistake}。"
     )
+
+
+def test_8_1_on_a_changed_sentence():
+    """8.1 checks against the learner's head: the review's sentence (same length, "dog" where "animal" was)
+    is checked; a sentence of another length says the exercise reads the book's sentence's "it" and "animal"."""
+    from attention_steps.sentence import sentence_trace
+
+    head = sentence_trace("The dog didn't cross the road because it was too tired.")[1].head(0)
+    assert check("8.1", head.A[7, 1] * head.V[1], head=head).ok
+    other = sentence_trace("the dog was tired because it didn't cross the road")[1].head(0)
+    feedback = check("8.1", other.A[5, 1] * other.V[1], head=other)
+    assert not feedback.ok
+    said = " ".join(feedback.lines)
+    for words in ('row "it" (token 8)', "11 tokens", "10 × 10", "tokens = tokenize(SENTENCE)"):
+        assert words in said, said

@@ -101,7 +101,7 @@ RUNNER = textwrap.dedent("""\
     failed = {}
     for source in sys.argv[1:]:
         folder = Path(source).with_suffix("")
-        folder.mkdir()
+        folder.mkdir(exist_ok=True)  # it may hold the package, as the learner branch's book/ does
         nb = nbformat.read(source, as_version=4)
         try:
             NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
@@ -112,9 +112,10 @@ RUNNER = textwrap.dedent("""\
 """)
 
 
-def run_notebooks(python: Path, where: Path, sources: dict[str, str]) -> dict[str, dict]:
+def run_notebooks(python: Path, where: Path, sources: dict[str, str], beside: Path | None = None) -> dict[str, dict]:
     """Run each notebook text in `sources` ({name: text}) with `python`'s kernel, each in an empty
-    folder under `where`; the executed notebooks, {name: notebook}. Fails naming every notebook that raised."""
+    folder under `where` (holding a copy of the package folder `beside`, if given); the executed
+    notebooks, {name: notebook}. Fails naming every notebook that raised."""
     import json
 
     import nbformat
@@ -122,6 +123,8 @@ def run_notebooks(python: Path, where: Path, sources: dict[str, str]) -> dict[st
     where.mkdir()
     for name, text in sources.items():
         (where / f"{name}.ipynb").write_text(text)
+        if beside is not None:
+            shutil.copytree(beside, where / name / beside.name, ignore=shutil.ignore_patterns("__pycache__"))
     (where / "run.py").write_text(RUNNER)
     done = subprocess.run(
         [str(python), "run.py", *(f"{name}.ipynb" for name in sources)],
@@ -280,3 +283,58 @@ def test_the_chinese_learner_notebooks_run_in_the_same_fresh_environment_and_spe
     out = run_notebooks(python, tmp_path / "wrong-answer", {"wrong": nbformat.writes(nb)})["wrong"]
     said = " ".join(shown_text(o) for o in out.cells[2].outputs)
     assert CJK.search(said), f"a wrong answer's feedback is not Chinese: {said[:300]!r}"
+
+
+BINDER_NOTEBOOK = "09_causal_masking"  # glue_words, figures in two languages, three exercises
+
+
+def test_binder_requirements_alone_run_a_learner_notebook_beside_its_package(tmp_path):
+    """The learner branch as Binder builds it: a fresh venv, `pip install -r binder/requirements.txt` and
+    nothing else, and a learner notebook from _build/learner/book/ run, every cell, in a folder holding the
+    package (book/attention_steps/) beside it, so the first cell imports it and installs nothing.
+
+    The file alone must bring the kernel and nbclient that run the notebook here: its jupyterlab line
+    does (JupyterLab depends on ipykernel, and through jupyter_server on nbconvert and nbclient). Binder's
+    image has JupyterLab and a kernel before it reads the file; a local `pip install -r` has not.
+    Installed with --no-compile: byte-compiling sympy and matplotlib is a third of pip's time on a
+    warm cache, and not what this checks."""
+    import nbformat
+    from packaging.requirements import Requirement
+
+    requirements = build_learner.OUT / "binder" / "requirements.txt"
+    if not requirements.exists():
+        pytest.fail(f"{requirements} is missing: run `bash scripts/build.sh`")
+    lines = [line.split("#", 1)[0].strip() for line in requirements.read_text().splitlines()]
+    named = {Requirement(line).name.lower(): line for line in lines if line}
+    assert set(named) >= {"numpy", "matplotlib", "ipywidgets", "jupyterlab"}, named
+    assert all(Requirement(line).specifier for line in named.values()), f"a line without bounds: {named}"
+
+    python = venv(tmp_path / "venv")
+    pip(python, "--no-compile", "-r", str(requirements))
+    assert {"ipykernel", "nbclient", "nbformat"} <= installed(python), "the file alone brings no kernel or runner"
+
+    book = build_learner.OUT / "book"
+    nb = nbformat.reads((book / f"{BINDER_NOTEBOOK}.ipynb").read_text(), as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell("import attention_steps; print(attention_steps.__file__)"))
+    [ran] = run_notebooks(
+        python, tmp_path / "binder", {BINDER_NOTEBOOK: nbformat.writes(nb)}, beside=book / "attention_steps"
+    ).values()
+    assert not errors(ran), errors(ran)
+    assert not ran.cells[0].outputs, "the package is beside the notebook, yet the first cell printed (installed?)"
+    imported = Path("".join(o.get("text", "") for o in ran.cells[-1].outputs).strip())
+    assert imported.is_relative_to(tmp_path / "binder"), f"imported from {imported}, not the folder beside"
+    assert "attention-steps" not in installed(python), "the first cell installed the package"
+
+
+def installed(python: Path) -> set[str]:
+    import json
+
+    done = subprocess.run(
+        [str(python), "-m", "pip", "list", "--format", "json"],
+        env=clean_env(python),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {item["name"].lower() for item in json.loads(done.stdout)}

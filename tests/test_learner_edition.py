@@ -207,7 +207,9 @@ def test_every_code_cell_of_the_book_is_there_in_order(lang, name):
     with language(lang):
         standin = build_learner.glue_standin()  # its docstring in the notebook's language
     theirs = [
-        build_learner.GLUE_IMPORT.sub(standin, source(c)) for c in book(name)["cells"] if c["cell_type"] == "code"
+        build_learner.GLUE_IMPORT.sub(standin, source(c))
+        for c in book(name)["cells"]
+        if c["cell_type"] == "code" and not build_learner.only_glue(source(c))  # those are in the text
     ]
     assert mine[first_cells(lang) :] == theirs
     # myst_nb is the book's tool, not the learner's
@@ -234,6 +236,58 @@ def test_hidden_code_is_collapsed_and_glue_outputs_are_gone(lang, name):
                 assert (shown if isinstance(shown, str) else "".join(shown)) == said(
                     build_learner.WIDGET_FALLBACK, lang
                 )
+
+
+def exercises_asked(cell) -> list[str]:
+    """The ids of the exercises a Markdown cell asks (a line starting "**Exercise 9.1.**")."""
+    return re.findall(r"^\*\*Exercise (\d+\.\d+)\.\*\*", source(cell), re.M) if cell["cell_type"] == "markdown" else []
+
+
+def hidden(cell) -> bool:
+    return bool(cell["metadata"].get("jupyter", {}).get("source_hidden"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_visible_code_cell_calls_solution(name):
+    """solution(...) computes an answer for the book's text: a learner never sees a cell calling it."""
+    shown = [source(c)[:120] for c in learner(name)["cells"] if c["cell_type"] == "code" and not hidden(c)]
+    assert not [s for s in shown if "solution(" in s]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_glue_only_cell_between_an_exercise_and_its_solution(name):
+    """Between "**Exercise N.M.**" and the <details> of its solution, no cell only glues the answer into
+    the book (glue(..., solution("9.1"))): those are gone; no visible cell there calls solution(...)."""
+    cells = learner(name)["cells"]
+    asked = [(k, exercise) for k, c in enumerate(cells) for exercise in exercises_asked(c)]
+    if name != "intro":
+        assert asked, "no exercise found: the pattern no longer matches the chapters' exercises"
+    for start, exercise in asked:
+        end = next((k for k in range(start, len(cells)) if f"<summary>Solution {exercise}" in source(cells[k])), None)
+        assert end is not None, f"exercise {exercise} has no <details> solution after it"
+        between = [c for c in cells[start + 1 : end] if c["cell_type"] == "code"]
+        assert between, f"exercise {exercise}: no answer cell"
+        for cell in between:
+            assert not build_learner.only_glue(source(cell)), (exercise, source(cell)[:200])
+            # (a hidden cell that also computes what a later cell reads stays: Run All needs it)
+            assert hidden(cell) or "solution(" not in source(cell), (exercise, source(cell)[:200])
+    assert not [source(c)[:120] for c in cells if c["cell_type"] == "code" and build_learner.only_glue(source(c))]
+
+
+@pytest.mark.parametrize(
+    "source_code, dropped",
+    [
+        ('glue("a", 1, display=False)\nglue("b", solution("9.1"), display=False)  # the answer', True),
+        ('glue_words("w", lambda: "exactly")\nassert 1 + 1 == 2', True),
+        ('glue("a", 1)', False),  # displayed: the learner sees it
+        ('x = 2\nglue("a", x, display=False)', False),  # defines x, which a later cell may read
+        ('from attention_steps import check\nglue("a", 1, display=False)', False),
+        ("", False),
+        ("def f(:", False),
+    ],
+)
+def test_only_glue(source_code, dropped):
+    assert build_learner.only_glue(source_code) is dropped
 
 
 def test_install_cell_installs_this_distribution_once():
@@ -526,7 +580,8 @@ def test_conversion_of_a_small_notebook():
     assert "install" in code[0].metadata["tags"] and '"-m", "pip", "install", "-q", PACKAGE' in code[0].source
     assert code[1].outputs == [] and code[1].metadata["jupyter"]["source_hidden"]
     assert "from myst_nb" not in code[1].source and "def glue(" in code[1].source
-    assert [o.output_type for o in code[3].outputs] == ["display_data"], "stderr dropped, the figure kept"
+    assert len(code) == 3, "the cell that only glued the equation is left out: the text shows it"
+    assert [o.output_type for o in code[2].outputs] == ["display_data"], "stderr dropped, the figure kept"
     nbformat.validate(out)
 
 
@@ -701,3 +756,69 @@ def test_no_chinese_learner_notebook_has_a_numbered_list_its_page_has_not(name):
         for found in _ordered_lists(_commonmark(cell)):
             assert found in page_lists, f"{name}, Markdown cell {i}: a numbered list {found} the page has not:\n{cell}"
             page_lists.remove(found)
+
+
+# --------------------------------------------------------------------------- a learner changes the example
+BOOK_SENTENCE_CELL = "tokens = tokenize(SENTENCE)"  # chapter 8's first code cell after the imports
+
+
+def run_chapter_8_with(sentence: str, tmp_path: Path):
+    """Chapter 8's learner notebook, its sentence cell changed to `sentence`, run in a fresh kernel in a
+    folder holding the built package beside it (as the learner branch has): (notebook, the changed
+    cell's index, the error nbclient raised or None)."""
+    import shutil
+
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    nb = nbformat.read(LEARNER / "08_whole_layer.ipynb", as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []  # the book's, saved in the notebook: only what this run makes is left
+    [changed] = [k for k, c in enumerate(nb.cells) if c.cell_type == "code" and BOOK_SENTENCE_CELL in c.source]
+    nb.cells[changed].source = nb.cells[changed].source.replace(BOOK_SENTENCE_CELL, f"tokens = tokenize({sentence!r})")
+    shutil.copytree(LEARNER / "attention_steps", tmp_path / "attention_steps")
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    try:
+        client.execute()
+    except CellExecutionError as error:
+        return nb, changed, error
+    return nb, changed, None
+
+
+def raised(nb) -> list[tuple[int, str, str]]:
+    return [
+        (k, o.ename, o.evalue) for k, c in enumerate(nb.cells) for o in c.get("outputs", []) if o.output_type == "error"
+    ]
+
+
+def test_chapter_8_runs_green_with_the_reviews_sentence(tmp_path):
+    """Issue 21: "The dog didn't cross the road because it was too tired." stopped a hidden cell with
+    `'animal' is not in list`. Its words are known now and the hidden cells follow "it" to the
+    sentence's own animate noun and place: every cell runs."""
+    nb, changed, error = run_chapter_8_with("The dog didn't cross the road because it was too tired.", tmp_path)
+    assert error is None and not raised(nb), raised(nb)
+    assert "'dog'" in "".join(o.get("text", "") for o in nb.cells[changed].outputs)
+
+
+@pytest.mark.parametrize(
+    "sentence, at, words",
+    [
+        # an unknown word: the cell the learner changed says which, and the words the layer knows
+        ("The zebra didn't cross the road because it was too tired.", 0, ["'zebra'", "the words it knows", "road"]),
+        # known words, but no pronoun for head 1 to follow: the hidden cell just after says what is missing
+        ("the dog was tired", 1, ["no pronoun", "no place", "'street', 'road'", "needs all three"]),
+    ],
+)
+def test_chapter_8_with_an_unsupported_sentence_stops_once_with_a_clear_message(tmp_path, sentence, at, words):
+    """The run stops at the first cell the change reaches (the changed cell, or the hidden cell right
+    after it), with one ValueError naming what is unsupported; no cell after it runs (no NameErrors)."""
+    nb, changed, error = run_chapter_8_with(sentence, tmp_path)
+    assert error is not None
+    code = [k for k, c in enumerate(nb.cells) if c.cell_type == "code"]
+    stop = code[code.index(changed) + at]
+    [(k, ename, evalue)] = raised(nb)
+    assert (k, ename) == (stop, "ValueError"), raised(nb)
+    for w in words:
+        assert w in evalue, f"{w!r} not in {evalue!r}"
+    assert all(not nb.cells[j].get("outputs") for j in code if j > stop), "cells after the error ran"

@@ -16,6 +16,7 @@ from attention_steps.sentence import (
     SENTENCE,
     embed,
     positional_encoding,
+    referents,
     reorder_words,
     sentence_trace,
     shuffled_words_change,
@@ -151,12 +152,26 @@ def test_weights_are_hand_built_shapes():
             ["tokens", "the string 'the animal'", "embed(tokenize('the animal'))"],
         ),
         (
-            lambda: embed(["the", "dog", "was", "cat"]),
+            lambda: embed(["the", "zebra", "was", "moon"]),
             ValueError,
-            ["tokens", "2 words", "'dog', 'cat'", "the words it knows: the, animal, didn't", "tired, wide"],
+            ["tokens", "2 words", "'zebra', 'moon'", "the words it knows: the, animal, didn't", "tired, wide, dog"],
         ),
-        (lambda: embed(["the", "dog"]), ValueError, ["tokens has a word", "'dog'"]),
+        (lambda: embed(["the", "zebra"]), ValueError, ["tokens has a word", "'zebra'"]),
         (lambda: strongest_link(sentence_trace()[1], tokenize(), "dog"), ValueError, ["query", "'dog'"]),
+        # A changed sentence with a word the layer does not know stops where it is tokenized (chapter 8's
+        # first code cell), naming the word and the words it knows, not later at a hidden cell.
+        (
+            lambda: tokenize("The zebra didn't cross the road because it was too tired."),
+            ValueError,
+            ["text has a word", "'zebra'", "The zebra didn't", "the words it knows: the, animal", "road"],
+        ),
+        (lambda: sentence_trace("the zebra was tired"), ValueError, ["text", "'zebra'", "the words it knows"]),
+        (lambda: referents("it was the dog"), TypeError, ["tokens", "string", "referents(tokenize('it was the dog'))"]),
+        (
+            lambda: referents(tokenize("the dog was tired")),
+            ValueError,
+            ["no pronoun (the known words: 'it')", "no place (the known words: 'street', 'road')", "needs all three"],
+        ),
     ],
 )
 def test_bad_input(call, error, words):
@@ -171,6 +186,39 @@ def test_wide_is_a_word_of_the_layer_with_no_feature():
     features = X[tokens.index("wide"), : len(FEATURES)]
     assert np.abs(features).max() < 0.5  # noise only, no 1
     np.testing.assert_array_equal(np.delete(X, tokens.index("wide"), axis=0), np.delete(embed(tokenize()), -1, axis=0))
+
+
+CHANGED = "The dog didn't cross the road because it was too tired."  # the review's sentence (issue 21)
+
+
+def test_referents_follow_the_sentence():
+    """Chapter 8's hidden cells follow "it" to the nouns of the learner's sentence, not the book's words."""
+    assert referents(tokenize()) == (7, 1, 5)
+    tokens = tokenize(CHANGED)
+    assert [tokens[k] for k in referents(tokens)] == ["it", "dog", "road"]
+    tokens = tokenize("the road was wide because the cat didn't cross it")
+    assert [tokens[k] for k in referents(tokens)] == ["it", "cat", "road"]
+
+
+def test_a_changed_sentence_runs_through_the_layer():
+    """Chapter 8 with the review's sentence: the same layer, run by the chapter's core calls, still
+    sends "it" to the animate noun, now "dog"; chapter 9's experiment with a changed last word runs too."""
+    tokens = tokenize(CHANGED)
+    X = embed(tokens)
+    w = weights()
+    t = trace_attention(X, w.W_Q, w.W_K, w.W_V, w.W_O, num_heads=NUM_HEADS)
+    assert t.A.shape == (NUM_HEADS, len(tokens), len(tokens))
+    assert strongest_link(t, tokens, "it") == ("dog", pytest.approx(t.head(0).A[7, 1]))
+    i_it, j_dog, j_road = referents(tokens)
+    assert t.head(0).A[i_it, j_dog] > t.head(0).A[i_it, j_road] > 1 / len(tokens)
+    # chapter 9: "… it was too tired" against "… it was too <another known word>", with the causal mask
+    from attention_steps import causal_mask
+
+    n = len(tokenize())
+    for last in ("wide", "road", "cat"):
+        Y = [sentence_trace(text, mask=causal_mask(n))[1].Y for text in (SENTENCE, SENTENCE.replace("tired", last))]
+        change = np.abs(Y[0] - Y[1]).max(axis=1)
+        assert change[-1] > 0 and change[:-1].max() == 0, last
 
 
 # ---------------------------------------------------------------- word order (chapter 8)

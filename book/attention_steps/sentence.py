@@ -71,16 +71,32 @@ LEXICON = {
     # Chapters 8 and 9 swap "tired" for "wide": a word the layer knows but gives no feature, so the
     # hand-built coreference head cannot tell it from nothing (a trained model would move "it").
     "wide": (),
+    # A few more, so that a learner can change the sentence ("The dog didn't cross the road ...").
+    "dog": ("noun", "animate"),
+    "cat": ("noun", "animate"),
+    "road": ("noun", "place"),
 }
 
 ANGLE = np.pi / 8  # the positional encoding turns by this much per token
+
+
+def _refuse_unknown(words, argument: str, where: str = "") -> None:
+    """A ValueError naming the words of `words` that LEXICON lacks, and the words it has."""
+    unknown = [t for t in dict.fromkeys(words) if t not in LEXICON]
+    if unknown:
+        raise ValueError(
+            f"{argument} has {'a word' if len(unknown) == 1 else f'{len(unknown)} words'} the hand-built layer does not "
+            f"know: {', '.join(map(repr, unknown))}{where}; "
+            f"the words it knows: {', '.join(LEXICON)}"
+        )
 
 
 def tokenize(text: str = SENTENCE) -> list[str]:
     """Lower-case words; an apostrophe stays inside its word ("didn't" is one token), punctuation goes.
 
     Words are English words of the letters a–z: a letter or digit it cannot split (Chinese, an
-    accented letter, a number) is an error naming them."""
+    accented letter, a number) is an error naming them, and so is a word the hand-built layer does
+    not know (not in LEXICON), with the words it knows: the tokens are for `embed`."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {text!r} ({type(text).__name__})")
     word = r"[a-z]+(?:'[a-z]+)?"
@@ -93,7 +109,38 @@ def tokenize(text: str = SENTENCE) -> list[str]:
         )
     if not tokens:
         raise ValueError(f"text must contain at least one word, got {text!r}")
+    _refuse_unknown(tokens, "text", f" (in {text!r})")
     return tokens
+
+
+# What chapter 8 follows through the layer, and the book's sentence's words for them.
+ROLES = (("pronoun", ("pronoun",)), ("animate noun", ("noun", "animate")), ("place", ("place",)))
+
+
+def referents(tokens) -> tuple[int, int, int]:
+    """Code indices of the first pronoun, the first animate noun and the first place of `tokens`:
+    "it", "animal" and "street" in the book's sentence (7, 1, 5), "it", "dog" and "road" in
+    "The dog didn't cross the road because it was too tired".
+
+    Chapter 8 follows the pronoun to the nouns it may refer to, so a sentence without one of them
+    is an error naming what it lacks and the known words that have it."""
+    if isinstance(tokens, str):
+        raise TypeError(f"tokens must be a list of words, got the string {tokens!r}: referents(tokenize({tokens!r}))")
+    tokens = list(tokens)
+    _refuse_unknown(tokens, "tokens")
+    found, missing = [], []
+    for role, features in ROLES:
+        index = next((k for k, t in enumerate(tokens) if set(features) <= set(LEXICON[t])), None)
+        found.append(index)
+        if index is None:
+            words = [w for w, has in LEXICON.items() if set(features) <= set(has)]
+            missing.append(f"{role} (the known words: {', '.join(map(repr, words))})")
+    if missing:
+        raise ValueError(
+            f"tokens {tokens} has no {' and no '.join(missing)}: chapter 8 follows a pronoun to an animate noun "
+            f"and a place, so the sentence needs all three"
+        )
+    return tuple(found)
 
 
 def _col(name: str) -> int:
@@ -124,13 +171,7 @@ def embed(tokens, seed: int = 0, noise: float = 0.1, other: float = 0.5) -> np.n
     tokens = list(tokens)
     if not tokens or not all(isinstance(t, str) for t in tokens):
         raise TypeError(f"tokens must be a non-empty list of strings, got {tokens!r}")
-    unknown = [t for t in dict.fromkeys(tokens) if t not in LEXICON]
-    if unknown:
-        raise ValueError(
-            f"tokens has {'a word' if len(unknown) == 1 else f'{len(unknown)} words'} the hand-built layer does not "
-            f"know: {', '.join(map(repr, unknown))}; "
-            f"the words it knows: {', '.join(LEXICON)}"
-        )
+    _refuse_unknown(tokens, "tokens")
     rng = np.random.default_rng(seed)
     vocabulary = {}
     for token in tokens:  # one word vector per distinct word, in order of first appearance

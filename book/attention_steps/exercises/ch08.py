@@ -4,7 +4,7 @@ sentence and on the cost of the n × n attention matrix."""
 from __future__ import annotations
 
 from ..costs import attention_bytes, stage_costs
-from ..i18n import N_
+from ..i18n import N_, _
 from ..sentence import sentence_trace
 from .checking import Exercise, Mistake, register
 
@@ -19,7 +19,19 @@ HEAD = {"head": lambda: sentence_trace()[1].head(0)}  # 8.1 reads head 1: check(
 
 
 def _share(head, i=I_IT, j=J_ANIMAL):
-    """a_ij v_j: how much token j's value row adds to token i's output in this head."""
+    """a_ij v_j: how much token j's value row adds to token i's output in this head.
+
+    The indices are those of "it" and "animal" in the book's sentence: a head of a sentence of another
+    length is an error saying so (rather than a row and column of other words, or an IndexError)."""
+    n = len(_TOKENS)
+    if tuple(head.A.shape[-2:]) != (n, n):
+        raise ValueError(
+            _(
+                'exercise 8.1 reads row "it" (token {it}) and column "animal" (token {animal}) of the book\'s '
+                "sentence, {n} tokens; this head's A is {rows} × {cols}: answer it on the book's sentence, "
+                "tokens = tokenize(SENTENCE)"
+            ).format(it=I_IT + 1, animal=J_ANIMAL + 1, n=n, rows=head.A.shape[-2], cols=head.A.shape[-1])
+        )
     return head.A[i, j] * head.V[j]
 
 
