@@ -22,6 +22,7 @@ concrete distributions and a small concrete d_k.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import sympy as sp
@@ -257,18 +258,8 @@ def derivation() -> Derivation:
         mean_prod.subs(STANDARD),
     )
     step("var_product_standard", "… and variance 1.", Var(prod), var_prod.subs(STANDARD))
-    step(
-        "mean_dot_standard",
-        "So the dot product has mean 0 …",
-        E(dot),
-        mean_dot.subs(STANDARD),
-    )
-    result = step(
-        "var_dot",
-        "… and variance d_k: its spread grows like √d_k.",
-        Var(dot),
-        general.subs(STANDARD),
-    )
+    step("mean_dot_standard", "So the dot product has mean 0 …", E(dot), mean_dot.subs(STANDARD))
+    result = step("var_dot", "… and variance d_k: its spread grows like √d_k.", Var(dot), general.subs(STANDARD))
     step("var_none", "Without scaling the variance stays d_k.", Var(dot), result)
     for name, c, words in (
         ("var_d_k", d_k, "Dividing by d_k shrinks the variance to 1/d_k, since Var[X/c] = Var[X]/c²."),
@@ -282,12 +273,8 @@ def variance_of_dot_product(dim: int, *, mu_q=0, mu_k=0, sigma_q=1, sigma_k=1) -
     """Var[q·k] from the general result for concrete numbers: d_k((σ_q²+μ_q²)(σ_k²+μ_k²) − μ_q²μ_k²)."""
     dim = positive_int("dim", dim)
     for name, value in (("mu_q", mu_q), ("mu_k", mu_k), ("sigma_q", sigma_q), ("sigma_k", sigma_k)):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or value != value
-            or abs(value) == float("inf")
-        ):
+        finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+        if isinstance(value, bool) or not finite:
             raise TypeError(f"{name} must be a finite real number, got {value!r}")
     if sigma_q < 0 or sigma_k < 0:
         raise ValueError(f"sigma_q and sigma_k must be >= 0 (standard deviations), got {sigma_q!r} and {sigma_k!r}")

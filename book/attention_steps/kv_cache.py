@@ -24,10 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
 from ._validate import as_mask, as_matrix, float_dtype, positive_int
+from .core import attend
 from .costs import bytes_per_entry as _bytes_per_entry
 from .costs import format_bytes
+from .multihead import join_columns, split_columns
 from .tables import markdown_table
 
 
@@ -181,12 +182,12 @@ def grouped_query_attention(X, W_Q, W_K, W_V, W_O, num_heads, num_kv_heads, mask
         )
     dtype = float_dtype(X, W_Q, W_K, W_V, W_O)
     X, W_Q, W_K, W_V, W_O = (a.astype(dtype, copy=False) for a in (X, W_Q, W_K, W_V, W_O))
-    Q, K, V = (kernels.split_columns(X @ W, heads) for W, heads in ((W_Q, h), (W_K, g), (W_V, g)))
+    Q, K, V = (split_columns(X @ W, heads) for W, heads in ((W_Q, h), (W_K, g), (W_V, g)))
     group = h // g
     # Each key/value head serves `group` consecutive query heads: repeat it that many times.
     keep = None if mask is None else as_mask(mask, (h, X.shape[0], X.shape[0]))
-    _, _, A, Z_heads = kernels.attend(Q, np.repeat(K, group, axis=0), np.repeat(V, group, axis=0), keep)
-    return GroupedAttention(Y=kernels.join_columns(Z_heads) @ W_O, A=A, K=K, V=V)
+    Z_heads, A = attend(Q, np.repeat(K, group, axis=0), np.repeat(V, group, axis=0), keep)
+    return GroupedAttention(Y=join_columns(Z_heads) @ W_O, A=A, K=K, V=V)
 
 
 __all__ = [

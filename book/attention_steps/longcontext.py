@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import positive_int
-from .core import scaled_dot_product_attention
+from ._validate import check_qkv, positive_int
+from .core import attend_by_stage
 from .costs import format_bytes
 from .tables import markdown_table
 from .tiled import tiled_attention
@@ -78,7 +78,12 @@ def random_qkv(n, d=64, seed=0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _naive_Z(Q, K, V):
-    return scaled_dot_product_attention(Q, K, V)[0]
+    """The formula stage by stage, every n × n matrix kept until the end: QKᵀ, S, S − max, exp(·), A.
+
+    What `trace_attention` computes, and what chapter 11 measures as the naive core;
+    `scaled_dot_product_attention` computes the same Z in place, in one n × n matrix.
+    """
+    return attend_by_stage(*check_qkv(Q, K, V))[3]
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,7 @@ class Comparison:
 
 
 def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
-    """Measure naive `scaled_dot_product_attention` and `tiled_attention` at n tokens of width d.
+    """Measure naive attention (`_naive_Z`, stage by stage) and `tiled_attention` at n tokens of width d.
 
     Each is run once under tracemalloc (the two results give `max_difference`)
     and timed, best of `repeat` runs with tracing off, the two taking turns.

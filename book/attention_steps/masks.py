@@ -17,8 +17,7 @@ import numbers
 
 import numpy as np
 
-from . import kernels
-from ._validate import as_mask, as_matrix, positive_int
+from ._validate import as_floats, as_mask, positive_int
 
 
 def causal_mask(n_q, n_k=None) -> np.ndarray:
@@ -56,8 +55,8 @@ def masked_scores(S, mask) -> np.ndarray:
     exp(−∞) = 0, so a masked key gets weight exactly 0 and the rest of the row
     still sums to 1.
     """
-    S = as_matrix("S", S, min_ndim=2)
-    return kernels.fill_masked(S, as_mask(mask, S.shape))
+    (S,) = as_floats(("S",), (S,), min_ndim=2)
+    return np.where(as_mask(mask, S.shape), S, S.dtype.type(-np.inf))
 
 
 def masked_softmax(S, mask) -> np.ndarray:
@@ -67,8 +66,11 @@ def masked_softmax(S, mask) -> np.ndarray:
     keys were not there. The same A as `scaled_dot_product_attention` returns
     with `mask=`.
     """
-    S = as_matrix("S", S, min_ndim=2)
-    return kernels.masked_row_softmax(kernels.fill_masked(S, as_mask(mask, S.shape)))
+    (S,) = as_floats(("S",), (S,), min_ndim=2)
+    A = np.where(as_mask(mask, S.shape), S, S.dtype.type(-np.inf))  # masked: exp(−∞) = 0
+    A = np.exp(A - A.max(axis=-1, keepdims=True))
+    A /= A.sum(axis=-1, keepdims=True)
+    return A
 
 
 __all__ = ["causal_mask", "random_mask", "masked_scores", "masked_softmax"]

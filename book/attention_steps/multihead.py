@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernels
-from ._validate import as_mask, as_matrix, float_dtype, positive_int, same_size
+from ._validate import as_matrix, check_layer_arrays, positive_int
+from .core import attend_by_stage
 
 
 @dataclass(frozen=True)
@@ -160,36 +160,11 @@ class Trace(LayerArrays, Intermediates):
 
     def names(self) -> list[str]:
         """The names `trace[name]` understands (ASCII spellings such as "QK^T" and "A^(1)" work too)."""
-        whole = [
-            "X",
-            *(["X_kv"] if self.X_kv is not self.X else []),
-            "W_Q",
-            "W_K",
-            "W_V",
-            *(["W^O"] if self.W_O is not None else []),
-            "Q",
-            "K",
-            "V",
-            "QKᵀ",
-            "S",
-            "A",
-            "Z_cat",
-            *(["Y"] if self.Y is not None else []),
-        ]
-        per_head = [
-            "W_Q",
-            "W_K",
-            "W_V",
-            *(["W^O"] if self.W_O is not None else []),
-            "Q",
-            "K",
-            "V",
-            "QKᵀ",
-            "S",
-            "A",
-            "Z",
-        ]
-        return whole + [f"{name}⁽{_superscript(r)}⁾" for r in range(1, self.num_heads + 1) for name in per_head]
+        per_head = ["W_Q", "W_K", "W_V", *(["W^O"] if self.W_O is not None else []), "Q", "K", "V", "QKᵀ", "S", "A"]
+        x = ["X", *(["X_kv"] if self.X_kv is not self.X else [])]
+        whole = [*x, *per_head, "Z_cat", *(["Y"] if self.Y is not None else [])]
+        heads = [f"{name}⁽{_superscript(r)}⁾" for r in range(1, self.num_heads + 1) for name in (*per_head, "Z")]
+        return whole + heads
 
     def __getitem__(self, name: str) -> np.ndarray:
         if not isinstance(name, str):
@@ -227,12 +202,23 @@ def split_heads(M, num_heads: int) -> np.ndarray:
     h = positive_int("num_heads", num_heads)
     if M.shape[1] % h:
         raise ValueError(f"num_heads={h} does not divide the {M.shape[1]} columns of a matrix of shape {M.shape}")
-    return kernels.split_columns(M, h)
+    return split_columns(M, h)
 
 
 def concat_heads(Z_heads) -> np.ndarray:
-    """(h, n, d) -> (n, h·d): Concat(Z⁽¹⁾, …, Z⁽ʰ⁾) along the features, in head order."""
-    return kernels.join_columns(as_matrix("Z_heads", Z_heads, ndim=3))
+    """(h, n, d) -> (n, h·d): Concat(Z⁽¹⁾, …, Z⁽ʰ⁾) along the features, in head order (chapter 6)."""
+    return join_columns(as_matrix("Z_heads", Z_heads, ndim=3))
+
+
+def split_columns(M: np.ndarray, num_heads: int) -> np.ndarray:
+    """`split_heads` of a checked (n, h·d) array: head r (code index r − 1) gets its block of d columns."""
+    return M.reshape(M.shape[0], num_heads, M.shape[1] // num_heads).transpose(1, 0, 2)
+
+
+def join_columns(Z_heads: np.ndarray) -> np.ndarray:
+    """`concat_heads` of a checked (h, n, d) array: (n, h·d), the heads side by side, in head order."""
+    h, n, d = Z_heads.shape
+    return Z_heads.transpose(1, 0, 2).reshape(n, h * d)
 
 
 @dataclass(frozen=True)
@@ -252,10 +238,9 @@ class LayerInputs(LayerArrays):
         else:
             X_kv = X if self.X_kv is self.X else self.X_kv
         h = self.num_heads
-        Q, K, V = kernels.project(X, self.W_Q), kernels.project(X_kv, self.W_K), kernels.project(X_kv, self.W_V)
-        split = (kernels.split_columns(M, h) for M in (Q, K, V))
-        QK_T, S, A, Z_heads = kernels.attend(*split, self.keep)
-        Z_cat = kernels.join_columns(Z_heads)
+        Q, K, V = X @ self.W_Q, X_kv @ self.W_K, X_kv @ self.W_V  # one dtype, from check_layer
+        QK_T, S, A, Z_heads = attend_by_stage(*(split_columns(M, h) for M in (Q, K, V)), self.keep)
+        Z_cat = join_columns(Z_heads)
         Y = None if self.W_O is None else Z_cat @ self.W_O.astype(self.W_Q.dtype, copy=False)
         return Trace(
             X=X,
@@ -286,51 +271,7 @@ def check_layer(
     `square=True` demands what `multi_head_attention` does: num_heads divides d_model and
     W_Q, W_K, W_V, W_O are all (d_model, d_model). Raises naming the argument that does not fit.
     """
-    h = positive_int("num_heads", num_heads)
-    X = as_matrix("X", X, ndim=2)
-    if square:
-        d_model = X.shape[1]
-        if d_model % h:
-            raise ValueError(f"num_heads={h} must divide d_model={d_model} (the width of X {X.shape})")
-        weights = []
-        for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-            weights.append(as_matrix(name, w, ndim=2))
-            if weights[-1].shape != (d_model, d_model):
-                raise ValueError(
-                    f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {weights[-1].shape}"
-                )
-        W_Q, W_K, W_V, W_O = weights
-    X_kv = X if X_kv is None else as_matrix("X_kv", X_kv, ndim=2)
-    same_size("the widths (d_model) of X and X_kv", "X", X.shape[1], "X_kv", X_kv.shape[1])
-    if not square:
-        W_Q, W_K, W_V = (as_matrix(name, w, ndim=2) for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)))
-    for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
-        if w.shape[0] != X.shape[1]:
-            raise ValueError(f"{name} must have d_model={X.shape[1]} rows to multiply X {X.shape}, got shape {w.shape}")
-        if w.shape[1] % h:
-            raise ValueError(f"num_heads={h} must divide the {w.shape[1]} columns of {name} {w.shape}")
-    same_size("the widths of W_Q and W_K (h·d_k)", "W_Q", W_Q.shape[1], "W_K", W_K.shape[1])
-    arrays = [X, X_kv, W_Q, W_K, W_V]
-    if W_O is not None:
-        W_O = W_O if square else as_matrix("W_O", W_O, ndim=2)
-        if W_O.shape[0] != W_V.shape[1]:
-            raise ValueError(f"W_O must have h·d_v={W_V.shape[1]} rows to multiply Z_cat, got shape {W_O.shape}")
-        arrays.append(W_O)
-    dtype = float_dtype(*arrays)
-    X, X_kv_cast, W_Q, W_K, W_V = (a.astype(dtype, copy=False) for a in (X, X_kv, W_Q, W_K, W_V))
-    X_kv = X if X_kv is arrays[0] else X_kv_cast
-    keep = None if mask is None else as_mask(mask, (h, X.shape[0], X_kv.shape[0]))
-    return LayerInputs(
-        X=X,
-        X_kv=X_kv,
-        W_Q=W_Q,
-        W_K=W_K,
-        W_V=W_V,
-        W_O=W_O,
-        num_heads=h,
-        mask=None if mask is None else np.asarray(mask),
-        keep=keep,
-    )
+    return LayerInputs(**check_layer_arrays(X, W_Q, W_K, W_V, W_O, num_heads, mask, X_kv, square))
 
 
 def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None) -> Trace:

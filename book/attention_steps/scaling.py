@@ -20,7 +20,7 @@ from ._validate import as_matrix, positive_int, positive_number
 from .core import softmax
 
 # Chapter 4's measures live in softmax_gradients; this module's readers (the explorers, older code) find them here too.
-from .softmax_gradients import (  # noqa: F401  # noqa: F401
+from .softmax_gradients import (  # noqa: F401
     entropy,
     gradient_size,
     query_jacobian,
@@ -31,11 +31,7 @@ from .softmax_gradients import (  # noqa: F401  # noqa: F401
 )
 
 # The divisor each strategy applies to q·k: the three strategies of the source articles.
-STRATEGIES = {
-    "none": "no scaling",
-    "d_k": "÷ d_k",
-    "sqrt_d_k": "÷ √d_k",
-}
+STRATEGIES = {"none": "no scaling", "d_k": "÷ d_k", "sqrt_d_k": "÷ √d_k"}
 
 
 def divisor(d_k, strategy: str) -> float:
@@ -268,10 +264,9 @@ def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int
     d_k = positive_int("d_k", d_k)
     n_keys = positive_int("n_keys", n_keys)
     n_queries = positive_int("n_queries", n_queries)
-    # The draw `saturation` makes (`_scores_and_key_grams`, which also sums the key Gram matrices
-    # this function leaves unused): memory stays O(n_queries · n_keys · 64) for any d_k, and
-    # component c is drawn the same way for every d_k > c, so a larger d_k adds
-    # components to the same draw rather than drawing afresh.
+    # The draw `saturation` makes (`_scores_and_key_grams`; its key Gram matrices go unused): memory
+    # stays O(n_queries · n_keys · 64) for any d_k, and component c is drawn the same way for every
+    # d_k > c, so a larger d_k adds components to the same draw rather than drawing afresh.
     return _scores_and_key_grams(d_k, n_keys, n_queries, seed)[0]
 
 
