@@ -26,7 +26,7 @@ from .core import attend_by_stage
 @dataclass(frozen=True)
 class Intermediates:
     """The stages' results, for one head (2-D) or a whole layer (Q, K, V side by side; QK_T, S, A
-    stacked by head): Q, K, V from the projections, QK_T the raw scores, S the scaled scores, A the weights."""
+    stacked by head): Q, K, V from the projections, QK_T the raw scores, S the scaled scores, A the weights. Chapter 8."""
 
     Q: np.ndarray
     K: np.ndarray
@@ -38,7 +38,7 @@ class Intermediates:
 
 @dataclass(frozen=True)
 class Head(Intermediates):
-    """Head r's share of a layer, all 2-D.
+    """Head r's share of a layer, all 2-D. Chapters 6 and 8.
 
     `index` is its position in code (0-based, as in `trace.head(index)`); `r` =
     index + 1 is its number in the text (head r, Z⁽ʳ⁾). W_Q, W_K (d_model, d_k) and
@@ -88,7 +88,7 @@ _HEAD_NAME = re.compile(r"^(?P<name>.+?)(?:⁽(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸�
 @dataclass(frozen=True)
 class LayerArrays:
     """What a layer is run on: X (n, d_model), X_kv (n_kv, d_model; X itself for self-attention),
-    W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v), W_O (h·d_v, d_out) or None, and num_heads = h."""
+    W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v), W_O (h·d_v, d_out) or None, and num_heads = h. Chapter 8."""
 
     X: np.ndarray
     X_kv: np.ndarray
@@ -101,7 +101,7 @@ class LayerArrays:
 
 @dataclass(frozen=True)
 class Trace(LayerArrays, Intermediates):
-    """Every intermediate of one attention layer, under the book's names.
+    """Every intermediate of one attention layer, under the book's names. Chapter 8.
 
     X (n, d_model) and X_kv (n_kv, d_model) are the inputs (X_kv is X for
     self-attention). W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v) and Q
@@ -197,7 +197,7 @@ def _superscript(number: int) -> str:
 
 
 def split_heads(M, num_heads: int) -> np.ndarray:
-    """(n, h·d) -> (h, n, d): head r (r = 1 … h, code index r − 1) gets the columns [(r−1)·d, r·d) (code indices)."""
+    """(n, h·d) -> (h, n, d): head r (r = 1 … h, code index r − 1) gets the columns [(r−1)·d, r·d) (code indices). Chapter 6."""
     M = as_matrix("M", M, ndim=2)
     h = positive_int("num_heads", num_heads)
     if M.shape[1] % h:
@@ -211,12 +211,12 @@ def concat_heads(Z_heads) -> np.ndarray:
 
 
 def split_columns(M: np.ndarray, num_heads: int) -> np.ndarray:
-    """`split_heads` of a checked (n, h·d) array: head r (code index r − 1) gets its block of d columns."""
+    """`split_heads` of a checked (n, h·d) array: head r (code index r − 1) gets its block of d columns. Chapter 6."""
     return M.reshape(M.shape[0], num_heads, M.shape[1] // num_heads).transpose(1, 0, 2)
 
 
 def join_columns(Z_heads: np.ndarray) -> np.ndarray:
-    """`concat_heads` of a checked (h, n, d) array: (n, h·d), the heads side by side, in head order."""
+    """`concat_heads` of a checked (h, n, d) array: (n, h·d), the heads side by side, in head order. Chapter 6."""
     h, n, d = Z_heads.shape
     return Z_heads.transpose(1, 0, 2).reshape(n, h * d)
 
@@ -226,7 +226,7 @@ class LayerInputs(LayerArrays):
     """A layer's inputs once checked (`check_layer`): arrays of one float dtype whose shapes fit,
     and the mask broadcast to (h, n, n_kv) as `keep` (None without a mask). `run(X)` computes
     the layer on these weights, without checking again, for X or another input of the same shape.
-    W_O is kept as given (the Trace shows it so) and cast when Y is computed."""
+    W_O is kept as given (the Trace shows it so) and cast when Y is computed. Chapter 8."""
 
     mask: np.ndarray | None
     keep: np.ndarray | None
@@ -266,7 +266,7 @@ class LayerInputs(LayerArrays):
 def check_layer(
     X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None, *, square: bool = False
 ) -> LayerInputs:
-    """Check a layer's inputs once (for `trace_attention`'s arguments) and return them as `LayerInputs`.
+    """Check a layer's inputs once (for `trace_attention`'s arguments) and return them as `LayerInputs`. Chapter 8.
 
     `square=True` demands what `multi_head_attention` does: num_heads divides d_model and
     W_Q, W_K, W_V, W_O are all (d_model, d_model). Raises naming the argument that does not fit.
@@ -275,7 +275,7 @@ def check_layer(
 
 
 def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None) -> Trace:
-    """Run one attention layer and keep every intermediate.
+    """Run one attention layer and keep every intermediate. Chapter 8 reads every intermediate by name.
 
     X (n, d_model); W_Q, W_K (d_model, h·d_k); W_V (d_model, h·d_v);
     W_O (h·d_v, d_out) or None; X_kv (n_kv, d_model) supplies keys and values
@@ -286,7 +286,7 @@ def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None) -> tuple[np.ndarray, np.ndarray]:
-    """MultiHead(X) = Concat(head_1, …, head_h) W_O, returning (Y, A).
+    """MultiHead(X) = Concat(head_1, …, head_h) W_O, returning (Y, A). Chapters 6 and 7.
 
     X (n, d_model); W_Q, W_K, W_V, W_O (d_model, d_model); head r (r = 1 … h,
     code index r − 1) uses the columns [(r−1)·d_k, r·d_k) (code indices) of W_Q,
