@@ -43,7 +43,7 @@ def as_matrix(name: str, x, *, ndim: int | None = None, min_ndim: int | None = N
         raise ValueError(f"{name} must have {ndim} dimension(s), got shape {arr.shape} with {arr.ndim}")
     if min_ndim is not None and arr.ndim < min_ndim:
         raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {arr.shape} with {arr.ndim}")
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         bad = np.argwhere(~np.isfinite(arr))[0]
         where = tuple(int(i) for i in bad)
         raise ValueError(
@@ -55,10 +55,10 @@ def as_matrix(name: str, x, *, ndim: int | None = None, min_ndim: int | None = N
     return arr
 
 
-def as_floats(names: tuple[str, ...], arrays, **kwargs) -> tuple[np.ndarray, ...]:
+def as_floats(names: tuple[str, ...], arrays, *, min_ndim: int | None = None) -> tuple[np.ndarray, ...]:
     """Each array checked by `as_matrix` (in order, naming it), then all cast to one
     float dtype: float32 if every one is float32, float64 otherwise."""
-    checked = [as_matrix(name, x, **kwargs) for name, x in zip(names, arrays, strict=True)]
+    checked = [as_matrix(name, x, min_ndim=min_ndim) for name, x in zip(names, arrays, strict=True)]
     dtype = float_dtype(*checked)
     return tuple(a.astype(dtype, copy=False) for a in checked)
 

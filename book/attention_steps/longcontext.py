@@ -83,7 +83,8 @@ def _naive_Z(Q, K, V):
     What `trace_attention` computes, and what chapter 11 measures as the naive core;
     `scaled_dot_product_attention` computes the same Z in place, in one n × n matrix.
     """
-    return attend_by_stage(*check_qkv(Q, K, V))[3]
+    Q, K, V = check_qkv(Q, K, V)
+    return attend_by_stage(Q, K, V)[3]
 
 
 @dataclass(frozen=True)
