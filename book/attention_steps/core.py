@@ -120,10 +120,10 @@ def scaled_dot_product_attention(Q, K, V, mask=None) -> tuple[np.ndarray, np.nda
 
 
 def attend(Q, K, V, keep=None) -> tuple[np.ndarray, np.ndarray]:
-    """(Z, A) for arrays already checked (`_validate.check_attention`), `keep` the mask broadcast to the scores. Chapters 2 to 5 (the masked form: chapter 9).
+    """(Z, A) for arrays already checked (`_validate.check_attention`); `keep` is the mask broadcast to the scores.
 
-    The same stages as `scores`, `scale`, `softmax` and `weighted_sum`, computed in
-    place: the one n_q × n_k matrix is QKᵀ, then S, then A, and no other is made.
+    Chapters 2 to 5 (the mask: chapter 9). The same stages as `scores`, `scale`, `softmax`
+    and `weighted_sum`, computed in place: the one n_q × n_k matrix is QKᵀ, then S, then A.
     """
     S = Q @ np.swapaxes(K, -1, -2)  # QKᵀ
     S /= np.sqrt(Q.shape[-1])  # S = QKᵀ / √d_k
@@ -152,7 +152,7 @@ def attend_by_stage(Q, K, V, keep=None) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 def checked_qkv(Q, K, V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Q, K, V as arrays of one float dtype, or the error naming the one that does not fit. The checks of chapters 2 to 5's functions."""
+    """Q, K, V as arrays of one float dtype, or the error naming the one that does not fit (chapters 2 to 5)."""
     return check_qkv(Q, K, V)
 
 
