@@ -21,7 +21,7 @@ from attention_steps.kv_cache import (
     kv_cache_markdown,
     kv_cache_table,
 )
-from attention_steps.longcontext import peak_bytes, random_qkv
+from attention_steps.longcontext import _naive_Z, peak_bytes, random_qkv
 from attention_steps.longcontext_figures import mask_pattern, weights_side_by_side
 from attention_steps.sparse_linear import (
     default_stride,
@@ -282,17 +282,27 @@ def test_figures_draw_and_refuse_bad_input():
 
 # ----------------------------------------------------------------------------- measured claims
 def test_naive_core_peaks_at_five_n_by_n_matrices():
-    # Chapter 11: at its peak the naive core holds QKᵀ, S, S − max, exp(·) and A.
+    # Chapter 11 measures the formula stage by stage (`_naive_Z`, as trace_attention computes it):
+    # at its peak it holds QKᵀ, S, S − max, exp(·) and A.
+    n = 1024
+    Q, K, V = random_qkv(n, d=64, seed=0)
+    matrices = peak_bytes(_naive_Z, Q, K, V) / attention_bytes(n, 8)
+    assert 4.8 < matrices < 5.3
+
+
+def test_scaled_dot_product_attention_holds_one_n_by_n_matrix():
+    # In place: QKᵀ becomes S, then A, in the same matrix; Z (n × d) comes on top.
     n = 1024
     Q, K, V = random_qkv(n, d=64, seed=0)
     matrices = peak_bytes(scaled_dot_product_attention, Q, K, V) / attention_bytes(n, 8)
-    assert 4.8 < matrices < 5.3
+    assert 1.0 <= matrices < 1.2
+    assert np.array_equal(scaled_dot_product_attention(Q, K, V)[0], _naive_Z(Q, K, V))
 
 
 def test_naive_peak_quadruples_when_n_doubles():
     Q, K, V = random_qkv(512, d=64, seed=0)
     Q2, K2, V2 = random_qkv(1024, d=64, seed=0)
-    growth = peak_bytes(scaled_dot_product_attention, Q2, K2, V2) / peak_bytes(scaled_dot_product_attention, Q, K, V)
+    growth = peak_bytes(_naive_Z, Q2, K2, V2) / peak_bytes(_naive_Z, Q, K, V)
     assert 3.8 < growth < 4.2
 
 

@@ -236,7 +236,7 @@ def test_tiled_never_holds_the_n_by_n_matrix():
     # n = 1024, d = 64, block = 64: the n × n float64 matrix is 8 MiB. Tiled
     # attention holds Z (n·d·8 = 0.5 MiB), per-input checks (n·d bytes each)
     # and a few 64 × 64 tiles (32 KiB each): by construction far below a
-    # quarter of n². The naive core holds several n × n arrays at once.
+    # quarter of n². The core's scaled_dot_product_attention holds one n × n array (in place), plus Z.
     n, d, block = 1024, 64, 64
     Q, K, V = qkv(n, n, d, d, seed=0)
     n_squared = n * n * 8

@@ -2,7 +2,9 @@
 
 Each check turns a bad argument into a ValueError or TypeError that names the
 argument, says what it got and what was expected, so a reader never meets a
-bare NumPy broadcast error or a silent NaN.
+bare NumPy broadcast error or a silent NaN. They are no chapter's topic: each
+function of the core calls one of them first (`check_scores` for chapter 2's
+`scores`, …), and each costs microseconds (one pass over each array).
 """
 
 from __future__ import annotations
@@ -51,6 +53,14 @@ def as_matrix(name: str, x, *, ndim: int | None = None, min_ndim: int | None = N
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
     return arr
+
+
+def as_floats(names: tuple[str, ...], arrays, *, min_ndim: int | None = None) -> tuple[np.ndarray, ...]:
+    """Each array checked by `as_matrix` (in order, naming it), then all cast to one
+    float dtype: float32 if every one is float32, float64 otherwise."""
+    checked = [as_matrix(name, x, min_ndim=min_ndim) for name, x in zip(names, arrays, strict=True)]
+    dtype = float_dtype(*checked)
+    return tuple(a.astype(dtype, copy=False) for a in checked)
 
 
 def as_float(name: str, x, dtype: np.dtype, **kwargs) -> np.ndarray:
@@ -119,3 +129,98 @@ def as_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
             + ") attend to no key: every row of the mask needs at least one True"
         )
     return out
+
+
+# ----------------------------------------------------------------------------- per stage
+# One check per public function of `core`: the arrays back, of one float dtype, or
+# the error naming the argument that does not fit. Each costs microseconds.
+def check_projection(X, W, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """X (..., n, d_in) and W (d_in, d_out)."""
+    name_X, name_W = names
+    X, W = as_matrix(name_X, X, min_ndim=2), as_matrix(name_W, W, ndim=2)
+    same_size(f"the columns of {name_X} (d_in) and the rows of {name_W}", name_X, X.shape[-1], name_W, W.shape[0])
+    return as_floats(names, (X, W))
+
+
+def check_scores(Q, K) -> tuple[np.ndarray, np.ndarray]:
+    """Q (..., n_q, d_k) and K (..., n_k, d_k)."""
+    Q, K = as_floats(("Q", "K"), (Q, K), min_ndim=2)
+    same_size("the columns of Q and K (d_k)", "Q", Q.shape[-1], "K", K.shape[-1])
+    check_batch("Q", Q, "K", K)
+    return Q, K
+
+
+def check_weighted_sum(A, V) -> tuple[np.ndarray, np.ndarray]:
+    """A (..., n_q, n_k) and V (..., n_k, d_v)."""
+    A, V = as_floats(("A", "V"), (A, V), min_ndim=2)
+    same_size("the columns of A (n_k) and the rows of V", "A", A.shape[-1], "V", V.shape[-2])
+    check_batch("A", A, "V", V)
+    return A, V
+
+
+def check_qkv(Q, K, V) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v), batch axes that broadcast."""
+    Q, K, V = as_floats(("Q", "K", "V"), (Q, K, V), min_ndim=2)
+    same_size("the number of rows (n_k) of K and V", "K", K.shape[-2], "V", V.shape[-2])
+    check_batch("K", K, "V", V)
+    same_size("the columns of Q and K (d_k)", "Q", Q.shape[-1], "K", K.shape[-1])
+    check_batch("Q", Q, "K", K)
+    return Q, K, V
+
+
+def check_attention(Q, K, V, mask) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """`check_qkv`, and the mask broadcast to the scores' shape (..., n_q, n_k) as `keep` (None without one)."""
+    Q, K, V = check_qkv(Q, K, V)
+    if mask is None:
+        return Q, K, V, None
+    shape = (*np.broadcast_shapes(Q.shape[:-2], K.shape[:-2]), Q.shape[-2], K.shape[-2])
+    return Q, K, V, as_mask(mask, shape)
+
+
+def check_layer_arrays(X, W_Q, W_K, W_V, W_O, num_heads, mask, X_kv, square: bool) -> dict:
+    """`multihead.check_layer`'s checks: the layer's arrays in one float dtype, as a dict of its fields."""
+    h = positive_int("num_heads", num_heads)
+    X = as_matrix("X", X, ndim=2)
+    if square:
+        d_model = X.shape[1]
+        if d_model % h:
+            raise ValueError(f"num_heads={h} must divide d_model={d_model} (the width of X {X.shape})")
+        weights = []
+        for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
+            weights.append(as_matrix(name, w, ndim=2))
+            if weights[-1].shape != (d_model, d_model):
+                raise ValueError(
+                    f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {weights[-1].shape}"
+                )
+        W_Q, W_K, W_V, W_O = weights
+    X_kv = X if X_kv is None else as_matrix("X_kv", X_kv, ndim=2)
+    same_size("the widths (d_model) of X and X_kv", "X", X.shape[1], "X_kv", X_kv.shape[1])
+    if not square:
+        W_Q, W_K, W_V = (as_matrix(name, w, ndim=2) for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)))
+    for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        if w.shape[0] != X.shape[1]:
+            raise ValueError(f"{name} must have d_model={X.shape[1]} rows to multiply X {X.shape}, got shape {w.shape}")
+        if w.shape[1] % h:
+            raise ValueError(f"num_heads={h} must divide the {w.shape[1]} columns of {name} {w.shape}")
+    same_size("the widths of W_Q and W_K (h·d_k)", "W_Q", W_Q.shape[1], "W_K", W_K.shape[1])
+    arrays = [X, X_kv, W_Q, W_K, W_V]
+    if W_O is not None:
+        W_O = W_O if square else as_matrix("W_O", W_O, ndim=2)
+        if W_O.shape[0] != W_V.shape[1]:
+            raise ValueError(f"W_O must have h·d_v={W_V.shape[1]} rows to multiply Z_cat, got shape {W_O.shape}")
+        arrays.append(W_O)
+    dtype = float_dtype(*arrays)
+    X, X_kv_cast, W_Q, W_K, W_V = (a.astype(dtype, copy=False) for a in (X, X_kv, W_Q, W_K, W_V))
+    X_kv = X if X_kv is arrays[0] else X_kv_cast
+    keep = None if mask is None else as_mask(mask, (h, X.shape[0], X_kv.shape[0]))
+    return dict(
+        X=X,
+        X_kv=X_kv,
+        W_Q=W_Q,
+        W_K=W_K,
+        W_V=W_V,
+        W_O=W_O,
+        num_heads=h,
+        mask=None if mask is None else np.asarray(mask),
+        keep=keep,
+    )

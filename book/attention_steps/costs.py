@@ -36,7 +36,7 @@ _BYTE_UNITS = (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
 
 
 def bytes_per_entry(precision) -> int:
-    """Bytes per number: a name from PRECISIONS ("FP16" → 2, "FP32" → 4) or a positive integer."""
+    """Bytes per number: a name from PRECISIONS ("FP16" → 2, "FP32" → 4) or a positive integer. Chapter 8."""
     if isinstance(precision, str):
         key = precision.strip().upper()
         if key not in PRECISIONS:
@@ -53,13 +53,13 @@ def bytes_per_entry(precision) -> int:
 
 
 def attention_entries(n) -> int:
-    """Entries of the n × n attention matrix of a sequence of n tokens: n²."""
+    """Entries of the n × n attention matrix of a sequence of n tokens: n². Chapter 8."""
     n = positive_int("n", n)
     return n * n
 
 
 def attention_bytes(n, bytes_per_entry=2) -> int:
-    """Bytes of the n × n attention matrix at `bytes_per_entry` (2 = FP16, the default; or "FP32", ...)."""
+    """Bytes of the n × n attention matrix at `bytes_per_entry` (2 = FP16, the default; or "FP32", ...). Chapters 8 and 11."""
     return attention_entries(n) * _bytes(bytes_per_entry)
 
 
@@ -69,7 +69,7 @@ def _bytes(precision) -> int:
 
 @dataclass(frozen=True)
 class MemoryRow:
-    """One row of the memory table: n tokens, n² entries, n² × bytes_per_entry bytes."""
+    """One row of the memory table: n tokens, n² entries, n² × bytes_per_entry bytes. Chapter 8."""
 
     n: int
     entries: int
@@ -92,7 +92,7 @@ class MemoryRow:
 
 
 def memory_table(ns: Iterable = ARTICLE_LENGTHS, bytes_per_entry=2) -> list[MemoryRow]:
-    """Rows (n, entries, bytes) of the n × n matrix for each n in `ns` (default: the source articles' 512 … 128,000 at FP16)."""
+    """Rows (n, entries, bytes) of the n × n matrix for each n in `ns` (default: the source articles' 512 … 128,000 at FP16). Chapters 8 and 11."""
     if isinstance(ns, (str, bytes)) or not isinstance(ns, Iterable):
         raise TypeError(f"ns must be a sequence of sequence lengths, got {ns!r} ({type(ns).__name__})")
     ns = list(ns)
@@ -110,7 +110,7 @@ def memory_table(ns: Iterable = ARTICLE_LENGTHS, bytes_per_entry=2) -> list[Memo
 
 
 def format_count(count) -> str:
-    """A count to three significant figures with K/M/B/T (powers of 1000): 262144 → '262K'."""
+    """A count to three significant figures with K/M/B/T (powers of 1000): 262144 → '262K'. Chapters 8 and 11."""
     count = _non_negative("count", count)
     for suffix, unit in _COUNT_UNITS:
         if count >= unit:
@@ -119,7 +119,7 @@ def format_count(count) -> str:
 
 
 def format_bytes(size, unit: str | None = None) -> str:
-    """Bytes in binary units, three significant figures: 524288 → '0.5 MiB', 2**31 → '2 GiB'.
+    """Bytes in binary units, three significant figures: 524288 → '0.5 MiB', 2**31 → '2 GiB'. Chapters 8 and 11.
 
     The unit is the largest one in which the number is at least 0.5 (so 2¹⁹
     bytes reads '0.5 MiB', as in the source articles' table), unless `unit` names one
@@ -154,7 +154,7 @@ def _non_negative(name: str, value) -> float:
 
 
 def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -> str:
-    """The memory table as a Markdown (MyST) table, as the chapters show it."""
+    """The memory table as a Markdown (MyST) table, as the chapters show it. Chapters 8 and 11."""
     rows = list(rows)
     if not rows or not all(isinstance(r, MemoryRow) for r in rows):
         raise TypeError("rows must be a non-empty list of MemoryRow, as returned by memory_table()")
@@ -166,7 +166,7 @@ def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -
 
 @dataclass(frozen=True)
 class StageCost:
-    """The work of one stage: its name, the product it computes, the big-O and the exact count.
+    """The work of one stage: its name, the product it computes, the big-O and the exact count. Chapter 8.
 
     `count` is multiply-adds for a matrix product (an (a × b)(b × c) product
     takes a·b·c of them) and elementwise operations for the softmax (`kind`).
@@ -180,7 +180,7 @@ class StageCost:
 
 
 def stage_costs(n, d, *, output_projection: bool = True) -> list[StageCost]:
-    """Work per stage of one self-attention layer on n tokens of width d (= d_model).
+    """Work per stage of one self-attention layer on n tokens of width d (= d_model). Chapter 8.
 
     With h heads of width d_k = d / h the multiply-adds are the same: h heads
     each do n²·d_k for QKᵀ, and h·n²·d_k = n²·d. Only the elementwise scale
@@ -202,19 +202,19 @@ def stage_costs(n, d, *, output_projection: bool = True) -> list[StageCost]:
 
 
 def total_multiply_adds(n, d, *, output_projection: bool = True) -> int:
-    """All matrix-product multiply-adds of the layer (the softmax's elementwise work not included)."""
+    """All matrix-product multiply-adds of the layer (the softmax's elementwise work not included). Chapter 8."""
     return sum(s.count for s in stage_costs(n, d, output_projection=output_projection) if s.kind == "multiply-adds")
 
 
 def quadratic_share(n, d, *, output_projection: bool = True) -> float:
-    """Fraction of the multiply-adds spent in QKᵀ and AV (the n²·d terms): near 0 for short, near 1 for long sequences."""
+    """Fraction of the multiply-adds spent in QKᵀ and AV (the n²·d terms): near 0 for short, near 1 for long sequences. Chapter 8."""
     stages = stage_costs(n, d, output_projection=output_projection)
     quadratic = sum(s.count for s in stages if s.big_o == "O(n²·d)")
     return quadratic / total_multiply_adds(n, d, output_projection=output_projection)
 
 
 def crossover_length(d, *, output_projection: bool = True) -> float:
-    """The n at which QKᵀ + AV (2n²d) cost as much as the projections (3nd² or 4nd² with W_O).
+    """The n at which QKᵀ + AV (2n²d) cost as much as the projections (3nd² or 4nd² with W_O). Chapter 8.
 
     2n²d = k·n·d² gives n = k·d / 2: beyond it the n² terms dominate.
     """
@@ -224,7 +224,7 @@ def crossover_length(d, *, output_projection: bool = True) -> float:
 
 
 def stages_markdown(stages: Iterable[StageCost], *, products: bool = False) -> str:
-    """The per-stage costs as a Markdown table: stage, (product,) order, count to three significant figures.
+    """The per-stage costs as a Markdown table: stage, (product,) order, count to three significant figures. Chapter 8.
 
     Counts are multiply-adds, except the softmax's elementwise operations,
     marked "(elementwise)". `products` adds the matrix product of each stage

@@ -22,6 +22,7 @@ concrete distributions and a small concrete d_k.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import sympy as sp
@@ -46,7 +47,7 @@ def _power(tex: str, exp) -> str:
 
 
 class E(sp.Function):
-    """An unevaluated expectation E[x], printed as 𝔼[x]."""
+    """An unevaluated expectation E[x], printed as 𝔼[x]. Chapter 3."""
 
     nargs = 1
 
@@ -55,7 +56,7 @@ class E(sp.Function):
 
 
 class Var(sp.Function):
-    """An unevaluated variance Var[x]."""
+    """An unevaluated variance Var[x]. Chapter 3."""
 
     nargs = 1
 
@@ -64,7 +65,7 @@ class Var(sp.Function):
 
 
 class Cov(sp.Function):
-    """An unevaluated covariance Cov[x, y]."""
+    """An unevaluated covariance Cov[x, y]. Chapter 3."""
 
     nargs = 2
 
@@ -93,7 +94,7 @@ class _Printer(LatexPrinter):
 
 
 def latex(expr) -> str:
-    """LaTeX of a sympy expression, q before k."""
+    """LaTeX of a sympy expression, q before k. Chapter 3."""
     return _Printer().doprint(expr)
 
 
@@ -106,14 +107,14 @@ MOMENTS = {
 
 
 def by_definition(expr: sp.Expr) -> sp.Expr:
-    """Rewrite Var and Cov in terms of expectations."""
+    """Rewrite Var and Cov in terms of expectations. Chapter 3."""
     return expr.replace(Var, lambda x: sp.Add(E(x**2), -(E(x) ** 2), evaluate=False)).replace(
         Cov, lambda x, y: sp.Add(E(x * y), -E(x) * E(y), evaluate=False)
     )
 
 
 def by_independence(expr: sp.Expr) -> sp.Expr:
-    """E of a polynomial in the components: linearity, then E[∏ x^p] = ∏ E[x^p].
+    """E of a polynomial in the components: linearity, then E[∏ x^p] = ∏ E[x^p]. Chapter 3.
 
     Components with different names or indices (q_i, k_i, q_j, q_1, …) are
     independent; q_i and q_j stand for two different components (i ≠ j).
@@ -135,7 +136,7 @@ def by_independence(expr: sp.Expr) -> sp.Expr:
 
 
 def by_moments(expr: sp.Expr) -> sp.Expr:
-    """Replace E[x] by μ and E[x²] by σ² + μ² for a single component x."""
+    """Replace E[x] by μ and E[x²] by σ² + μ² for a single component x. Chapter 3."""
 
     def moment(arg):
         component, power = arg.as_base_exp()
@@ -148,14 +149,14 @@ def by_moments(expr: sp.Expr) -> sp.Expr:
 
 
 def expectation(expr: sp.Expr) -> sp.Expr:
-    """E[expr] for a polynomial in the components q_·, k_· (all independent)."""
+    """E[expr] for a polynomial in the components q_·, k_· (all independent). Chapter 3."""
     return by_moments(by_independence(E(expr)))
 
 
 # ----------------------------------------------------------------------------- the derivation
 @dataclass(frozen=True)
 class DerivationStep:
-    """One line of the derivation: chain[0] = chain[1] = … = chain[-1], and why."""
+    """One line of the derivation: chain[0] = chain[1] = … = chain[-1], and why. Chapter 3."""
 
     name: str
     reason: str
@@ -181,7 +182,7 @@ class DerivationStep:
 
 @dataclass(frozen=True)
 class Derivation:
-    """Every step, by name, and the two results: the general Var[q·k] and its value at μ = 0, σ = 1."""
+    """Every step, by name, and the two results: the general Var[q·k] and its value at μ = 0, σ = 1. Chapter 3."""
 
     steps: tuple[DerivationStep, ...]
     general: sp.Expr  # Var[q·k] for any μ_q, μ_k, σ_q, σ_k
@@ -195,7 +196,7 @@ class Derivation:
 
 
 def derivation() -> Derivation:
-    """Derive E and Var of one product q_i k_i, then of q·k = Σ_i q_i k_i, then of the scaled scores."""
+    """Derive E and Var of one product q_i k_i, then of q·k = Σ_i q_i k_i, then of the scaled scores. Chapter 3."""
     steps = []
 
     def step(name, reason, *chain):
@@ -257,18 +258,8 @@ def derivation() -> Derivation:
         mean_prod.subs(STANDARD),
     )
     step("var_product_standard", "… and variance 1.", Var(prod), var_prod.subs(STANDARD))
-    step(
-        "mean_dot_standard",
-        "So the dot product has mean 0 …",
-        E(dot),
-        mean_dot.subs(STANDARD),
-    )
-    result = step(
-        "var_dot",
-        "… and variance d_k: its spread grows like √d_k.",
-        Var(dot),
-        general.subs(STANDARD),
-    )
+    step("mean_dot_standard", "So the dot product has mean 0 …", E(dot), mean_dot.subs(STANDARD))
+    result = step("var_dot", "… and variance d_k: its spread grows like √d_k.", Var(dot), general.subs(STANDARD))
     step("var_none", "Without scaling the variance stays d_k.", Var(dot), result)
     for name, c, words in (
         ("var_d_k", d_k, "Dividing by d_k shrinks the variance to 1/d_k, since Var[X/c] = Var[X]/c²."),
@@ -279,15 +270,11 @@ def derivation() -> Derivation:
 
 
 def variance_of_dot_product(dim: int, *, mu_q=0, mu_k=0, sigma_q=1, sigma_k=1) -> float:
-    """Var[q·k] from the general result for concrete numbers: d_k((σ_q²+μ_q²)(σ_k²+μ_k²) − μ_q²μ_k²)."""
+    """Var[q·k] from the general result for concrete numbers: d_k((σ_q²+μ_q²)(σ_k²+μ_k²) − μ_q²μ_k²). Chapter 3."""
     dim = positive_int("dim", dim)
     for name, value in (("mu_q", mu_q), ("mu_k", mu_k), ("sigma_q", sigma_q), ("sigma_k", sigma_k)):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or value != value
-            or abs(value) == float("inf")
-        ):
+        finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+        if isinstance(value, bool) or not finite:
             raise TypeError(f"{name} must be a finite real number, got {value!r}")
     if sigma_q < 0 or sigma_k < 0:
         raise ValueError(f"sigma_q and sigma_k must be >= 0 (standard deviations), got {sigma_q!r} and {sigma_k!r}")
@@ -295,7 +282,7 @@ def variance_of_dot_product(dim: int, *, mu_q=0, mu_k=0, sigma_q=1, sigma_k=1) -
 
 
 def sympy_stats_variance(dim: int, distribution: str = "normal") -> sp.Expr:
-    """Exact Var[q·k] computed by sympy.stats for a small concrete d_k (an independent check).
+    """Exact Var[q·k] computed by sympy.stats for a small concrete d_k (an independent check). Chapter 3.
 
     distribution: "normal" (N(0, 1) components) or "rademacher" (±1 with
     probability ½ each: mean 0, variance 1, and nothing like a normal).

@@ -15,7 +15,7 @@ from .multihead import check_layer
 
 
 def as_permutation(perm, n: int, name: str = "perm") -> np.ndarray:
-    """`perm` as an int array that reorders n rows: each of 0 … n − 1 exactly once (code indices)."""
+    """`perm` as an int array that reorders n rows: each of 0 … n − 1 exactly once (code indices). Chapter 8."""
     n = positive_int("n", n)
     arr = np.asarray(perm)
     if arr.dtype == bool or arr.dtype.kind not in "iu" or arr.ndim != 1:
@@ -29,7 +29,7 @@ def as_permutation(perm, n: int, name: str = "perm") -> np.ndarray:
 
 @dataclass(frozen=True)
 class Equivariance:
-    """One layer run on X and on its rows reordered, X[perm], and how far apart the results are.
+    """One layer run on X and on its rows reordered, X[perm], and how far apart the results are. Chapter 8.
 
     perm (n,): row k of the reordered input is row perm[k] of X (code indices).
     Y, Y_perm (n, d_out): the layer's output on X and on X[perm] (Z_cat without W_O).
@@ -48,7 +48,7 @@ class Equivariance:
 def permutation_equivariance(
     X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, *, perm=None, mask=None, seed: int = 0
 ) -> Equivariance:
-    """Shuffle the tokens (the rows of X) and compare: does the output shuffle the same way?
+    """Shuffle the tokens (the rows of X) and compare: does the output shuffle the same way? Chapter 8.
 
     Self-attention has no notion of order: for any reordering P of the rows,
     Attention(P X) = P Attention(X), because P X W = P (X W), the scores become

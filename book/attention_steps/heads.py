@@ -22,7 +22,7 @@ from .softmax_gradients import entropy
 
 
 def head_width(d_model, num_heads) -> int:
-    """d_k = d_model / h, the width of each head's queries and keys (512 / 8 = 64).
+    """d_k = d_model / h, the width of each head's queries and keys (512 / 8 = 64). Chapter 6.
 
     Raises ValueError when h does not divide d_model: the heads could not split
     the model's width evenly.
@@ -39,7 +39,7 @@ SIX_WORDS = ("The", "animal", "didn't", "cross", "the", "street")
 
 
 def small_layer(d_model: int = 8, num_heads: int = 4, *, gain: float = 2.0, seed: int = 3) -> ExampleLayer:
-    """A seeded toy layer on the first six words of "The animal didn't cross the street …".
+    """A seeded toy layer on the first six words of "The animal didn't cross the street …". Chapter 6.
 
     X (6, d_model) has N(0, 1) entries; W_Q, W_K, W_V, W_O have N(0, gain² / d_model)
     entries (`gain` above 1 gives heads with visible preferences). Untrained:
@@ -56,7 +56,7 @@ def small_layer(d_model: int = 8, num_heads: int = 4, *, gain: float = 2.0, seed
 
 
 def weights_with_sqrt_d_model_bug(X, W_Q, W_K, num_heads) -> np.ndarray:
-    """THE BUG, kept for teaching: each head's scores divided by √d_model instead of √d_k.
+    """THE BUG, kept for teaching: each head's scores divided by √d_model instead of √d_k. Chapter 6.
 
     X (n, d_model), W_Q and W_K (d_model, d_model). Built from the stage
     functions exactly like the correct path except for the divisor, so the
@@ -74,14 +74,14 @@ def weights_with_sqrt_d_model_bug(X, W_Q, W_K, num_heads) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Sharpness:
-    """How peaked each head's weights are, averaged over its queries; arrays of shape (h,)."""
+    """How peaked each head's weights are, averaged over its queries; arrays of shape (h,). Chapter 6."""
 
     mean_entropy: np.ndarray  # nats; ln(n_k) means uniform, 0 means one-hot
     mean_max_weight: np.ndarray  # 1/n_k means uniform, 1 means one-hot
 
 
 def sharpness(A) -> Sharpness:
-    """Average entropy and largest weight per head of A (h, n_q, n_k) (or one head, (n_q, n_k))."""
+    """Average entropy and largest weight per head of A (h, n_q, n_k) (or one head, (n_q, n_k)). Chapter 6."""
     A = as_matrix("A", A, min_ndim=2)
     if A.ndim == 2:
         A = A[None]
@@ -92,7 +92,7 @@ def sharpness(A) -> Sharpness:
 
 @dataclass(frozen=True)
 class BugAtSize:
-    """The √d_model bug on random unit-variance queries and keys at a given size."""
+    """The √d_model bug on random unit-variance queries and keys at a given size. Chapter 6."""
 
     d_model: int
     num_heads: int
@@ -130,7 +130,7 @@ def scaling_bug_at_size(
 
 
 def output_blocks(W_O, num_heads) -> np.ndarray:
-    """Split W_O (h·d_v, d_out) into its row blocks W^O⁽ʳ⁾: shape (h, d_v, d_out).
+    """Split W_O (h·d_v, d_out) into its row blocks W^O⁽ʳ⁾: shape (h, d_v, d_out). Chapter 7.
 
     Block r (code index r − 1) holds the rows [(r−1)·d_v, r·d_v) (code indices):
     the rows that multiply head r's columns of Z_cat.
@@ -143,7 +143,7 @@ def output_blocks(W_O, num_heads) -> np.ndarray:
 
 
 def head_contributions(Z_heads, W_O) -> np.ndarray:
-    """Each head's share of the output: Z⁽ʳ⁾ W^O⁽ʳ⁾ for r = 1..h, shape (h, n, d_out) (head r at index r − 1).
+    """Each head's share of the output: Z⁽ʳ⁾ W^O⁽ʳ⁾ for r = 1..h, shape (h, n, d_out) (head r at index r − 1). Chapter 7.
 
     Z_heads (h, n, d_v) are the heads' outputs, W_O (h·d_v, d_out). Their sum
     over heads is Y = Concat(Z⁽¹⁾, …, Z⁽ʰ⁾) W_O.

@@ -24,15 +24,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
 from ._validate import as_mask, as_matrix, float_dtype, positive_int
+from .core import attend
 from .costs import bytes_per_entry as _bytes_per_entry
 from .costs import format_bytes
+from .multihead import join_columns, split_columns
 from .tables import markdown_table
 
 
 def kv_cache_bytes(n, *, layers, kv_heads, d_k, bytes_per_entry=2) -> int:
-    """Bytes of the keys and values cached for n tokens: 2 × layers × kv_heads × d_k × n × bytes_per_entry.
+    """Bytes of the keys and values cached for n tokens: 2 × layers × kv_heads × d_k × n × bytes_per_entry. Chapter 11.
 
     d_k is one head's width (values are taken as wide as keys, d_v = d_k);
     bytes_per_entry is 2 (FP16, the default), a precision name or a number.
@@ -44,7 +45,7 @@ def kv_cache_bytes(n, *, layers, kv_heads, d_k, bytes_per_entry=2) -> int:
 
 @dataclass(frozen=True)
 class ModelShape:
-    """The sizes that set a KV cache: layers, query heads h and one head's width d_k (d_model = h · d_k)."""
+    """The sizes that set a KV cache: layers, query heads h and one head's width d_k (d_model = h · d_k). Chapter 11."""
 
     name: str
     layers: int
@@ -66,7 +67,7 @@ SEVEN_B = ModelShape("7B-sized (32 layers, 32 heads of d_k = 128)", layers=32, h
 
 @dataclass(frozen=True)
 class CacheRow:
-    """One row of the KV cache table: a scheme, its key/value heads, and the cache for n tokens."""
+    """One row of the KV cache table: a scheme, its key/value heads, and the cache for n tokens. Chapter 11."""
 
     scheme: str
     kv_heads: int
@@ -88,7 +89,7 @@ def _scheme(heads: int, kv_heads: int) -> str:
 
 
 def kv_cache_table(model: ModelShape, n, kv_heads: Iterable | None = None, bytes_per_entry=2) -> list[CacheRow]:
-    """The KV cache of `model` for n tokens, one row per number of key/value heads.
+    """The KV cache of `model` for n tokens, one row per number of key/value heads. Chapter 11.
 
     kv_heads defaults to (h, 8, 1): MHA, GQA with 8 groups, MQA. Every entry
     must divide the model's h query heads (each group the same size).
@@ -120,7 +121,7 @@ def kv_cache_table(model: ModelShape, n, kv_heads: Iterable | None = None, bytes
 
 
 def kv_cache_markdown(rows: Iterable[CacheRow]) -> str:
-    """The KV cache table as Markdown: scheme, key/value heads, per token, for n tokens, share of MHA (narrow: fits a phone)."""
+    """The KV cache table as Markdown: scheme, key/value heads, per token, for n tokens, share of MHA (narrow: fits a phone). Chapter 11."""
     rows = list(rows)
     if not rows or not all(isinstance(r, CacheRow) for r in rows):
         raise TypeError("rows must be a non-empty list of CacheRow, as returned by kv_cache_table()")
@@ -133,7 +134,7 @@ def kv_cache_markdown(rows: Iterable[CacheRow]) -> str:
 
 @dataclass(frozen=True)
 class GroupedAttention:
-    """What grouped-query attention computed: Y (n, d_out), A (h, n, n_kv), and the cache K, V (g, n_kv, d_k)."""
+    """What grouped-query attention computed: Y (n, d_out), A (h, n, n_kv), and the cache K, V (g, n_kv, d_k). Chapter 11."""
 
     Y: np.ndarray
     A: np.ndarray
@@ -146,7 +147,7 @@ class GroupedAttention:
 
 
 def grouped_query_attention(X, W_Q, W_K, W_V, W_O, num_heads, num_kv_heads, mask=None) -> GroupedAttention:
-    """Attention in which groups of query heads share one key/value head (GQA; MQA when num_kv_heads = 1).
+    """Attention in which groups of query heads share one key/value head (GQA; MQA when num_kv_heads = 1). Chapter 11.
 
     X (n, d_model); W_Q (d_model, h·d_k); W_K (d_model, g·d_k) and W_V
     (d_model, g·d_v) with g = num_kv_heads; W_O (h·d_v, d_out). Query head r
@@ -181,12 +182,12 @@ def grouped_query_attention(X, W_Q, W_K, W_V, W_O, num_heads, num_kv_heads, mask
         )
     dtype = float_dtype(X, W_Q, W_K, W_V, W_O)
     X, W_Q, W_K, W_V, W_O = (a.astype(dtype, copy=False) for a in (X, W_Q, W_K, W_V, W_O))
-    Q, K, V = (kernels.split_columns(X @ W, heads) for W, heads in ((W_Q, h), (W_K, g), (W_V, g)))
+    Q, K, V = (split_columns(X @ W, heads) for W, heads in ((W_Q, h), (W_K, g), (W_V, g)))
     group = h // g
     # Each key/value head serves `group` consecutive query heads: repeat it that many times.
     keep = None if mask is None else as_mask(mask, (h, X.shape[0], X.shape[0]))
-    _, _, A, Z_heads = kernels.attend(Q, np.repeat(K, group, axis=0), np.repeat(V, group, axis=0), keep)
-    return GroupedAttention(Y=kernels.join_columns(Z_heads) @ W_O, A=A, K=K, V=V)
+    Z_heads, A = attend(Q, np.repeat(K, group, axis=0), np.repeat(V, group, axis=0), keep)
+    return GroupedAttention(Y=join_columns(Z_heads) @ W_O, A=A, K=K, V=V)
 
 
 __all__ = [

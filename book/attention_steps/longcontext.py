@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import positive_int
-from .core import scaled_dot_product_attention
+from ._validate import check_qkv, positive_int
+from .core import attend_by_stage
 from .costs import format_bytes
 from .tables import markdown_table
 from .tiled import tiled_attention
@@ -28,14 +28,14 @@ from .tiled import tiled_attention
 
 @dataclass(frozen=True)
 class Measurement:
-    """Wall time of the fastest run (seconds) and the peak of memory allocated during one run (bytes)."""
+    """Wall time of the fastest run (seconds) and the peak of memory allocated during one run (bytes). Chapter 11."""
 
     seconds: float
     peak_bytes: int
 
 
 def peak_bytes(fn: Callable, *args, **kwargs) -> int:
-    """Peak bytes NumPy (and Python) allocated while `fn(*args, **kwargs)` ran, by tracemalloc."""
+    """Peak bytes NumPy (and Python) allocated while `fn(*args, **kwargs)` ran, by tracemalloc. Chapter 11."""
     return _traced(fn, *args, **kwargs)[0]
 
 
@@ -55,7 +55,7 @@ def _traced(fn: Callable, *args, **kwargs):
 
 
 def seconds(fn: Callable, *args, repeat: int = 3, **kwargs) -> float:
-    """Fastest wall time of `repeat` runs of `fn(*args, **kwargs)`, tracing off."""
+    """Fastest wall time of `repeat` runs of `fn(*args, **kwargs)`, tracing off. Chapter 11."""
     repeat = positive_int("repeat", repeat)
     best = float("inf")
     for _ in range(repeat):
@@ -66,24 +66,30 @@ def seconds(fn: Callable, *args, repeat: int = 3, **kwargs) -> float:
 
 
 def measure(fn: Callable, *args, repeat: int = 3, **kwargs) -> Measurement:
-    """Time (best of `repeat`) and peak memory (one traced run) of `fn(*args, **kwargs)`."""
+    """Time (best of `repeat`) and peak memory (one traced run) of `fn(*args, **kwargs)`. Chapter 11."""
     return Measurement(seconds(fn, *args, repeat=repeat, **kwargs), peak_bytes(fn, *args, **kwargs))
 
 
 def random_qkv(n, d=64, seed=0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Seeded Q, K, V, each (n, d), float64 with standard normal entries."""
+    """Seeded Q, K, V, each (n, d), float64 with standard normal entries. Chapter 11."""
     n, d = positive_int("n", n), positive_int("d", d)
     rng = np.random.default_rng(seed)
     return rng.standard_normal((n, d)), rng.standard_normal((n, d)), rng.standard_normal((n, d))
 
 
 def _naive_Z(Q, K, V):
-    return scaled_dot_product_attention(Q, K, V)[0]
+    """The formula stage by stage, every n × n matrix kept until the end: QKᵀ, S, S − max, exp(·), A.
+
+    What `trace_attention` computes, and what chapter 11 measures as the naive core;
+    `scaled_dot_product_attention` computes the same Z in place, in one n × n matrix.
+    """
+    Q, K, V = check_qkv(Q, K, V)
+    return attend_by_stage(Q, K, V)[3]
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Naive and tiled attention on the same n × d inputs: both measurements and how far apart the Zs are."""
+    """Naive and tiled attention on the same n × d inputs: both measurements and how far apart the Zs are. Chapter 11."""
 
     n: int
     d: int
@@ -104,7 +110,7 @@ class Comparison:
 
 
 def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
-    """Measure naive `scaled_dot_product_attention` and `tiled_attention` at n tokens of width d.
+    """Measure naive attention (`_naive_Z`, stage by stage) and `tiled_attention` at n tokens of width d. Chapter 11.
 
     Each is run once under tracemalloc (the two results give `max_difference`)
     and timed, best of `repeat` runs with tracing off, the two taking turns.
@@ -124,7 +130,7 @@ def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
 
 
 def comparison_markdown(rows: Iterable[Comparison]) -> str:
-    """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks."""
+    """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks. Chapter 11."""
     headers = [
         "n",
         "naive time (s)",

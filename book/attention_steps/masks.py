@@ -17,12 +17,11 @@ import numbers
 
 import numpy as np
 
-from . import kernels
-from ._validate import as_mask, as_matrix, positive_int
+from ._validate import as_floats, as_mask, positive_int
 
 
 def causal_mask(n_q, n_k=None) -> np.ndarray:
-    """(n_q, n_k) boolean, True where j ≤ i: each token sees itself and the tokens before it, never after.
+    """(n_q, n_k) boolean, True where j ≤ i: each token sees itself and the tokens before it, never after. Chapter 9.
 
     The same in either count (j ≤ i for tokens 1 … n, or for code indices 0 … n − 1):
     token i keeps keys 1 … i, so row i − 1 of the array has its first i entries True.
@@ -40,7 +39,7 @@ def causal_mask(n_q, n_k=None) -> np.ndarray:
 
 
 def random_mask(n_q, n_k, keep=0.5, seed=0) -> np.ndarray:
-    """(n_q, n_k) boolean with about a share `keep` of True, seeded; every row keeps at least one key."""
+    """(n_q, n_k) boolean with about a share `keep` of True, seeded; every row keeps at least one key. Chapter 9."""
     n_q, n_k = positive_int("n_q", n_q), positive_int("n_k", n_k)
     if isinstance(keep, bool) or not isinstance(keep, numbers.Real) or not 0 <= keep <= 1:
         raise ValueError(f"keep must be a share between 0 and 1, got {keep!r}")
@@ -51,24 +50,27 @@ def random_mask(n_q, n_k, keep=0.5, seed=0) -> np.ndarray:
 
 
 def masked_scores(S, mask) -> np.ndarray:
-    """S (..., n_q, n_k) with −∞ where `mask` is False: the scores softmax turns into A.
+    """S (..., n_q, n_k) with −∞ where `mask` is False: the scores softmax turns into A. Chapter 9.
 
     exp(−∞) = 0, so a masked key gets weight exactly 0 and the rest of the row
     still sums to 1.
     """
-    S = as_matrix("S", S, min_ndim=2)
-    return kernels.fill_masked(S, as_mask(mask, S.shape))
+    (S,) = as_floats(("S",), (S,), min_ndim=2)
+    return np.where(as_mask(mask, S.shape), S, S.dtype.type(-np.inf))
 
 
 def masked_softmax(S, mask) -> np.ndarray:
-    """softmax of `masked_scores(S, mask)` row by row: A (..., n_q, n_k) with exact zeros where masked.
+    """softmax of `masked_scores(S, mask)` row by row: A (..., n_q, n_k) with exact zeros where masked. Chapter 9.
 
     Row i is the softmax of only the scores its mask keeps, as if the masked
     keys were not there. The same A as `scaled_dot_product_attention` returns
     with `mask=`.
     """
-    S = as_matrix("S", S, min_ndim=2)
-    return kernels.masked_row_softmax(kernels.fill_masked(S, as_mask(mask, S.shape)))
+    (S,) = as_floats(("S",), (S,), min_ndim=2)
+    A = np.where(as_mask(mask, S.shape), S, S.dtype.type(-np.inf))  # masked: exp(−∞) = 0
+    A = np.exp(A - A.max(axis=-1, keepdims=True))
+    A /= A.sum(axis=-1, keepdims=True)
+    return A
 
 
 __all__ = ["causal_mask", "random_mask", "masked_scores", "masked_softmax"]

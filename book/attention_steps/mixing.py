@@ -17,7 +17,7 @@ from .core import softmax, weighted_sum
 
 
 def contributions(A, V) -> np.ndarray:
-    """The terms of the weighted sum: a_ij v_j for every query i and key j.
+    """The terms of the weighted sum: a_ij v_j for every query i and key j. Chapter 5.
 
     A (n_q, n_k) are the attention weights, V (n_k, d_v) the value rows.
     Returns C (n_q, n_k, d_v) with C[i, j] = a_ij v_j, so C.sum(axis=1) is Z = A V.
@@ -29,7 +29,7 @@ def contributions(A, V) -> np.ndarray:
 
 
 def convex_weights(A, *, atol: float = 1e-9) -> bool:
-    """True if every row of A (n_q, n_k) is a set of convex weights: all >= 0, summing to 1.
+    """True if every row of A (n_q, n_k) is a set of convex weights: all >= 0, summing to 1. Chapter 5.
 
     Softmax rows always are; that is what makes z_i = Σ_j a_ij v_j a convex combination.
     """
@@ -38,7 +38,7 @@ def convex_weights(A, *, atol: float = 1e-9) -> bool:
 
 
 def value_bounds(V) -> tuple[np.ndarray, np.ndarray]:
-    """Smallest and largest entry of each column of V (n_k, d_v): two arrays of shape (d_v,).
+    """Smallest and largest entry of each column of V (n_k, d_v): two arrays of shape (d_v,). Chapter 5.
 
     The box they span (the bounding box) contains the hull of the value rows,
     but is in general larger: its corners need not be in the hull.
@@ -48,7 +48,7 @@ def value_bounds(V) -> tuple[np.ndarray, np.ndarray]:
 
 
 def inside_value_box(Z, V, *, atol: float = 1e-9) -> np.ndarray:
-    """For each row z_i of Z (n_q, d_v): does every coordinate lie within V's column range?
+    """For each row z_i of Z (n_q, d_v): does every coordinate lie within V's column range? Chapter 5.
 
     V is (n_k, d_v). Returns a boolean array of shape (n_q,). For Z = A V with
     convex weights A the answer is always True (a weighted average never exceeds
@@ -62,7 +62,7 @@ def inside_value_box(Z, V, *, atol: float = 1e-9) -> np.ndarray:
 
 
 def barycentric(z, V) -> np.ndarray:
-    """Weights w (n_k,) with w V = z and Σ w = 1, for affinely independent value rows.
+    """Weights w (n_k,) with w V = z and Σ w = 1, for affinely independent value rows. Chapter 5.
 
     z is one point (d_v,), V (n_k, d_v) the value rows with n_k <= d_v + 1
     (a segment, a triangle, ...). When z lies in the rows' affine hull (the line,
@@ -93,7 +93,7 @@ def barycentric(z, V) -> np.ndarray:
 
 
 def inside_hull(Z, V, *, atol: float = 1e-9) -> np.ndarray:
-    """For each row z_i of Z (n_q, d_v): does it lie in the convex hull of the rows of V (n_k, d_v)?
+    """For each row z_i of Z (n_q, d_v): does it lie in the convex hull of the rows of V (n_k, d_v)? Chapter 5.
 
     The rows of V must be affinely independent (n_k <= d_v + 1: a segment, a
     triangle, a tetrahedron, ...). z_i is in their hull exactly when its
@@ -113,7 +113,7 @@ def inside_hull(Z, V, *, atol: float = 1e-9) -> np.ndarray:
 
 
 def hull_example(n_queries: int = 12, *, spread: float = 1.5, seed: int = 0):
-    """Three 2-D value rows (a triangle) and n_queries random softmax rows over them.
+    """Three 2-D value rows (a triangle) and n_queries random softmax rows over them. Chapter 5.
 
     Returns (V (3, 2), A (n_queries, 3), Z = A V (n_queries, 2)). The scores are
     N(0, spread²) with a seeded generator; the value rows are a fixed triangle

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernels
-from ._validate import as_mask, as_matrix, float_dtype, positive_int, same_size
+from ._validate import as_matrix, check_layer_arrays, positive_int
+from .core import attend_by_stage
 
 
 @dataclass(frozen=True)
 class Intermediates:
     """The stages' results, for one head (2-D) or a whole layer (Q, K, V side by side; QK_T, S, A
-    stacked by head): Q, K, V from the projections, QK_T the raw scores, S the scaled scores, A the weights."""
+    stacked by head): Q, K, V from the projections, QK_T the raw scores, S the scaled scores, A the weights. Chapter 8."""
 
     Q: np.ndarray
     K: np.ndarray
@@ -38,7 +38,7 @@ class Intermediates:
 
 @dataclass(frozen=True)
 class Head(Intermediates):
-    """Head r's share of a layer, all 2-D.
+    """Head r's share of a layer, all 2-D. Chapters 6 and 8.
 
     `index` is its position in code (0-based, as in `trace.head(index)`); `r` =
     index + 1 is its number in the text (head r, Z⁽ʳ⁾). W_Q, W_K (d_model, d_k) and
@@ -88,7 +88,7 @@ _HEAD_NAME = re.compile(r"^(?P<name>.+?)(?:⁽(?P<sup>[⁰¹²³⁴⁵⁶⁷⁸�
 @dataclass(frozen=True)
 class LayerArrays:
     """What a layer is run on: X (n, d_model), X_kv (n_kv, d_model; X itself for self-attention),
-    W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v), W_O (h·d_v, d_out) or None, and num_heads = h."""
+    W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v), W_O (h·d_v, d_out) or None, and num_heads = h. Chapter 8."""
 
     X: np.ndarray
     X_kv: np.ndarray
@@ -101,7 +101,7 @@ class LayerArrays:
 
 @dataclass(frozen=True)
 class Trace(LayerArrays, Intermediates):
-    """Every intermediate of one attention layer, under the book's names.
+    """Every intermediate of one attention layer, under the book's names. Chapter 8.
 
     X (n, d_model) and X_kv (n_kv, d_model) are the inputs (X_kv is X for
     self-attention). W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v) and Q
@@ -160,36 +160,11 @@ class Trace(LayerArrays, Intermediates):
 
     def names(self) -> list[str]:
         """The names `trace[name]` understands (ASCII spellings such as "QK^T" and "A^(1)" work too)."""
-        whole = [
-            "X",
-            *(["X_kv"] if self.X_kv is not self.X else []),
-            "W_Q",
-            "W_K",
-            "W_V",
-            *(["W^O"] if self.W_O is not None else []),
-            "Q",
-            "K",
-            "V",
-            "QKᵀ",
-            "S",
-            "A",
-            "Z_cat",
-            *(["Y"] if self.Y is not None else []),
-        ]
-        per_head = [
-            "W_Q",
-            "W_K",
-            "W_V",
-            *(["W^O"] if self.W_O is not None else []),
-            "Q",
-            "K",
-            "V",
-            "QKᵀ",
-            "S",
-            "A",
-            "Z",
-        ]
-        return whole + [f"{name}⁽{_superscript(r)}⁾" for r in range(1, self.num_heads + 1) for name in per_head]
+        per_head = ["W_Q", "W_K", "W_V", *(["W^O"] if self.W_O is not None else []), "Q", "K", "V", "QKᵀ", "S", "A"]
+        x = ["X", *(["X_kv"] if self.X_kv is not self.X else [])]
+        whole = [*x, *per_head, "Z_cat", *(["Y"] if self.Y is not None else [])]
+        heads = [f"{name}⁽{_superscript(r)}⁾" for r in range(1, self.num_heads + 1) for name in (*per_head, "Z")]
+        return whole + heads
 
     def __getitem__(self, name: str) -> np.ndarray:
         if not isinstance(name, str):
@@ -222,17 +197,28 @@ def _superscript(number: int) -> str:
 
 
 def split_heads(M, num_heads: int) -> np.ndarray:
-    """(n, h·d) -> (h, n, d): head r (r = 1 … h, code index r − 1) gets the columns [(r−1)·d, r·d) (code indices)."""
+    """(n, h·d) -> (h, n, d): head r (r = 1 … h, code index r − 1) gets the columns [(r−1)·d, r·d) (code indices). Chapter 6."""
     M = as_matrix("M", M, ndim=2)
     h = positive_int("num_heads", num_heads)
     if M.shape[1] % h:
         raise ValueError(f"num_heads={h} does not divide the {M.shape[1]} columns of a matrix of shape {M.shape}")
-    return kernels.split_columns(M, h)
+    return split_columns(M, h)
 
 
 def concat_heads(Z_heads) -> np.ndarray:
-    """(h, n, d) -> (n, h·d): Concat(Z⁽¹⁾, …, Z⁽ʰ⁾) along the features, in head order."""
-    return kernels.join_columns(as_matrix("Z_heads", Z_heads, ndim=3))
+    """(h, n, d) -> (n, h·d): Concat(Z⁽¹⁾, …, Z⁽ʰ⁾) along the features, in head order (chapter 6)."""
+    return join_columns(as_matrix("Z_heads", Z_heads, ndim=3))
+
+
+def split_columns(M: np.ndarray, num_heads: int) -> np.ndarray:
+    """`split_heads` of a checked (n, h·d) array: head r (code index r − 1) gets its block of d columns. Chapter 6."""
+    return M.reshape(M.shape[0], num_heads, M.shape[1] // num_heads).transpose(1, 0, 2)
+
+
+def join_columns(Z_heads: np.ndarray) -> np.ndarray:
+    """`concat_heads` of a checked (h, n, d) array: (n, h·d), the heads side by side, in head order. Chapter 6."""
+    h, n, d = Z_heads.shape
+    return Z_heads.transpose(1, 0, 2).reshape(n, h * d)
 
 
 @dataclass(frozen=True)
@@ -240,7 +226,7 @@ class LayerInputs(LayerArrays):
     """A layer's inputs once checked (`check_layer`): arrays of one float dtype whose shapes fit,
     and the mask broadcast to (h, n, n_kv) as `keep` (None without a mask). `run(X)` computes
     the layer on these weights, without checking again, for X or another input of the same shape.
-    W_O is kept as given (the Trace shows it so) and cast when Y is computed."""
+    W_O is kept as given (the Trace shows it so) and cast when Y is computed. Chapter 8."""
 
     mask: np.ndarray | None
     keep: np.ndarray | None
@@ -252,10 +238,9 @@ class LayerInputs(LayerArrays):
         else:
             X_kv = X if self.X_kv is self.X else self.X_kv
         h = self.num_heads
-        Q, K, V = kernels.project(X, self.W_Q), kernels.project(X_kv, self.W_K), kernels.project(X_kv, self.W_V)
-        split = (kernels.split_columns(M, h) for M in (Q, K, V))
-        QK_T, S, A, Z_heads = kernels.attend(*split, self.keep)
-        Z_cat = kernels.join_columns(Z_heads)
+        Q, K, V = X @ self.W_Q, X_kv @ self.W_K, X_kv @ self.W_V  # one dtype, from check_layer
+        QK_T, S, A, Z_heads = attend_by_stage(*(split_columns(M, h) for M in (Q, K, V)), self.keep)
+        Z_cat = join_columns(Z_heads)
         Y = None if self.W_O is None else Z_cat @ self.W_O.astype(self.W_Q.dtype, copy=False)
         return Trace(
             X=X,
@@ -281,60 +266,16 @@ class LayerInputs(LayerArrays):
 def check_layer(
     X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None, *, square: bool = False
 ) -> LayerInputs:
-    """Check a layer's inputs once (for `trace_attention`'s arguments) and return them as `LayerInputs`.
+    """Check a layer's inputs once (for `trace_attention`'s arguments) and return them as `LayerInputs`. Chapter 8.
 
     `square=True` demands what `multi_head_attention` does: num_heads divides d_model and
     W_Q, W_K, W_V, W_O are all (d_model, d_model). Raises naming the argument that does not fit.
     """
-    h = positive_int("num_heads", num_heads)
-    X = as_matrix("X", X, ndim=2)
-    if square:
-        d_model = X.shape[1]
-        if d_model % h:
-            raise ValueError(f"num_heads={h} must divide d_model={d_model} (the width of X {X.shape})")
-        weights = []
-        for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)):
-            weights.append(as_matrix(name, w, ndim=2))
-            if weights[-1].shape != (d_model, d_model):
-                raise ValueError(
-                    f"{name} must have shape (d_model, d_model) = {(d_model, d_model)}, got {weights[-1].shape}"
-                )
-        W_Q, W_K, W_V, W_O = weights
-    X_kv = X if X_kv is None else as_matrix("X_kv", X_kv, ndim=2)
-    same_size("the widths (d_model) of X and X_kv", "X", X.shape[1], "X_kv", X_kv.shape[1])
-    if not square:
-        W_Q, W_K, W_V = (as_matrix(name, w, ndim=2) for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)))
-    for name, w in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
-        if w.shape[0] != X.shape[1]:
-            raise ValueError(f"{name} must have d_model={X.shape[1]} rows to multiply X {X.shape}, got shape {w.shape}")
-        if w.shape[1] % h:
-            raise ValueError(f"num_heads={h} must divide the {w.shape[1]} columns of {name} {w.shape}")
-    same_size("the widths of W_Q and W_K (h·d_k)", "W_Q", W_Q.shape[1], "W_K", W_K.shape[1])
-    arrays = [X, X_kv, W_Q, W_K, W_V]
-    if W_O is not None:
-        W_O = W_O if square else as_matrix("W_O", W_O, ndim=2)
-        if W_O.shape[0] != W_V.shape[1]:
-            raise ValueError(f"W_O must have h·d_v={W_V.shape[1]} rows to multiply Z_cat, got shape {W_O.shape}")
-        arrays.append(W_O)
-    dtype = float_dtype(*arrays)
-    X, X_kv_cast, W_Q, W_K, W_V = (a.astype(dtype, copy=False) for a in (X, X_kv, W_Q, W_K, W_V))
-    X_kv = X if X_kv is arrays[0] else X_kv_cast
-    keep = None if mask is None else as_mask(mask, (h, X.shape[0], X_kv.shape[0]))
-    return LayerInputs(
-        X=X,
-        X_kv=X_kv,
-        W_Q=W_Q,
-        W_K=W_K,
-        W_V=W_V,
-        W_O=W_O,
-        num_heads=h,
-        mask=None if mask is None else np.asarray(mask),
-        keep=keep,
-    )
+    return LayerInputs(**check_layer_arrays(X, W_Q, W_K, W_V, W_O, num_heads, mask, X_kv, square))
 
 
 def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X_kv=None) -> Trace:
-    """Run one attention layer and keep every intermediate.
+    """Run one attention layer and keep every intermediate. Chapter 8 reads every intermediate by name.
 
     X (n, d_model); W_Q, W_K (d_model, h·d_k); W_V (d_model, h·d_v);
     W_O (h·d_v, d_out) or None; X_kv (n_kv, d_model) supplies keys and values
@@ -345,7 +286,7 @@ def trace_attention(X, W_Q, W_K, W_V, W_O=None, num_heads: int = 1, mask=None, X
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None, X_kv=None) -> tuple[np.ndarray, np.ndarray]:
-    """MultiHead(X) = Concat(head_1, …, head_h) W_O, returning (Y, A).
+    """MultiHead(X) = Concat(head_1, …, head_h) W_O, returning (Y, A). Chapters 6 and 7.
 
     X (n, d_model); W_Q, W_K, W_V, W_O (d_model, d_model); head r (r = 1 … h,
     code index r − 1) uses the columns [(r−1)·d_k, r·d_k) (code indices) of W_Q,

@@ -28,7 +28,7 @@ from .tables import markdown_table
 
 @dataclass(frozen=True)
 class LayerConfig:
-    """Sizes of one multi-head attention layer: d_model, num_heads (h in the text), d_k = d_v = d_model / h."""
+    """Sizes of one multi-head attention layer: d_model, num_heads (h in the text), d_k = d_v = d_model / h. The introduction's notation, used in every chapter."""
 
     d_model: int
     num_heads: int
@@ -57,7 +57,7 @@ ORIGINAL_TRANSFORMER = LayerConfig(d_model=512, num_heads=8)
 
 
 def random_layer(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, np.ndarray]:
-    """Seeded X (n, d_model), W_Q, W_K, W_V (d_model, h·d_k) and W_O (h·d_v, d_model)."""
+    """Seeded X (n, d_model), W_Q, W_K, W_V (d_model, h·d_k) and W_O (h·d_v, d_model). The introduction's notation, used in every chapter."""
     n = positive_int("n", n)
     rng = np.random.default_rng(seed)
     d, hd = config.d_model, config.num_heads * config.d_k
@@ -72,7 +72,7 @@ def random_layer(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, np.
 
 
 def layer_shapes(config: LayerConfig, n: int, *, seed: int = 0) -> dict[str, tuple[int, ...]]:
-    """Run one seeded layer of `config` on n tokens; return the shape of every symbol.
+    """Run one seeded layer of `config` on n tokens; return the shape of every symbol. The introduction's notation, used in every chapter.
 
     Symbols without a superscript are the whole layer's (W_Q, Q, … all heads;
     "A" is the h matrices A⁽ʳ⁾ stacked); those with ⁽ʳ⁾ are head r's, measured on
@@ -168,7 +168,7 @@ $r$'s matrices, its output as `.Z`.
 def notation_table(config: LayerConfig, n: int, *, seed: int = 0, conventions: bool = True) -> str:
     """The notation as MyST Markdown: a table (symbol, meaning, and the shape in
     symbols = the shape measured on a layer of `config` with n tokens), then the
-    CONVENTIONS unless `conventions=False`."""
+    CONVENTIONS unless `conventions=False`. The introduction's notation, used in every chapter."""
     shapes = layer_shapes(config, n, seed=seed)
     rows = []
     for key, (tex, meaning, shape) in NOTATION.items():
@@ -179,7 +179,7 @@ def notation_table(config: LayerConfig, n: int, *, seed: int = 0, conventions: b
 
 
 def bmatrix(M, fmt: str = "{:g}") -> str:
-    r"""A matrix (or a row vector) as LaTeX: \begin{bmatrix} 2 & 0 & 1 \\ 0 & 2 & 1 \end{bmatrix}."""
+    r"""A matrix (or a row vector) as LaTeX: \begin{bmatrix} 2 & 0 & 1 \\ 0 & 2 & 1 \end{bmatrix}. The introduction's notation, used in every chapter."""
     M = np.atleast_2d(as_matrix("M", M))
     if M.ndim != 2:
         raise ValueError(f"M must be a vector or a matrix, got shape {M.shape}")

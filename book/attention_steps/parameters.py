@@ -19,7 +19,7 @@ from .tables import markdown_table
 
 @dataclass(frozen=True)
 class ParameterCount:
-    """Learned numbers of one attention layer, matrix by matrix."""
+    """Learned numbers of one attention layer, matrix by matrix. Chapter 7."""
 
     d_model: int
     num_heads: int
@@ -65,7 +65,7 @@ class ParameterCount:
 
 
 def parameter_count(d_model, num_heads=8, *, d_k=None, d_v=None, bias: bool = False) -> ParameterCount:
-    """Count the learned numbers of a multi-head attention layer.
+    """Count the learned numbers of a multi-head attention layer. Chapter 7.
 
     d_model is the width of X (n, d_model) and of Y; d_k and d_v default to
     d_model / num_heads (which must then divide evenly). `bias=True` adds one
@@ -96,7 +96,7 @@ def parameter_count(d_model, num_heads=8, *, d_k=None, d_v=None, bias: bool = Fa
 
 
 def count_entries(**matrices) -> int:
-    """Total number of entries of the named arrays, e.g. count_entries(W_Q=W_Q, W_O=W_O).
+    """Total number of entries of the named arrays, e.g. count_entries(W_Q=W_Q, W_O=W_O). Chapter 7.
 
     Counts what a layer actually holds, to compare with `parameter_count`.
     """

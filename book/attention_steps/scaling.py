@@ -20,7 +20,7 @@ from ._validate import as_matrix, positive_int, positive_number
 from .core import softmax
 
 # Chapter 4's measures live in softmax_gradients; this module's readers (the explorers, older code) find them here too.
-from .softmax_gradients import (  # noqa: F401  # noqa: F401
+from .softmax_gradients import (  # noqa: F401
     entropy,
     gradient_size,
     query_jacobian,
@@ -31,15 +31,11 @@ from .softmax_gradients import (  # noqa: F401  # noqa: F401
 )
 
 # The divisor each strategy applies to q·k: the three strategies of the source articles.
-STRATEGIES = {
-    "none": "no scaling",
-    "d_k": "÷ d_k",
-    "sqrt_d_k": "÷ √d_k",
-}
+STRATEGIES = {"none": "no scaling", "d_k": "÷ d_k", "sqrt_d_k": "÷ √d_k"}
 
 
 def divisor(d_k, strategy: str) -> float:
-    """What q·k is divided by under `strategy` ("none", "d_k" or "sqrt_d_k")."""
+    """What q·k is divided by under `strategy` ("none", "d_k" or "sqrt_d_k"). Chapter 3."""
     d_k = positive_number("d_k", d_k)
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {sorted(STRATEGIES)}, got {strategy!r}")
@@ -50,7 +46,7 @@ def divisor(d_k, strategy: str) -> float:
 class Saturation:
     """One (d_k, strategy) setting: one query's raw and scaled scores and weights over
     n_keys keys, averages over many random queries (q, k ~ N(0, I)), and every
-    query's gradient sizes, so medians and spreads can be read, not only means."""
+    query's gradient sizes, so medians and spreads can be read, not only means. Chapters 3 and 4."""
 
     d_k: int
     strategy: str
@@ -148,7 +144,7 @@ def saturation(
     d_k: int, strategy: str = "sqrt_d_k", *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0
 ) -> Saturation:
     """Sample queries and keys with independent N(0, 1) components and measure
-    how the softmax over n_keys keys behaves under `strategy`.
+    how the softmax over n_keys keys behaves under `strategy`. Chapters 3 and 4.
 
     The same seed gives the same keys for every d_k's first components, so
     moving a d_k slider changes the dimension, not the luck of the draw.
@@ -185,7 +181,7 @@ def _saturation(d_k: int, strategy: str, raw: np.ndarray, gram: np.ndarray) -> S
 
 def settles_below(sweep: dict[str, list[Saturation]], strategy: str, other: str, *, field: str = "median_gradient"):
     """The smallest d_k of a `strategy_sweep` from which `strategy`'s `field` stays below
-    `other`'s at every larger d_k of the sweep; None if it never does."""
+    `other`'s at every larger d_k of the sweep; None if it never does. Chapter 3."""
     for name in (strategy, other):
         if name not in sweep:
             raise ValueError(f"strategy must be one of the sweep's {sorted(sweep)}, got {name!r}")
@@ -199,7 +195,7 @@ def settles_below(sweep: dict[str, list[Saturation]], strategy: str, other: str,
 
 @dataclass(frozen=True)
 class VarianceEstimate:
-    """A Monte Carlo estimate of Var[q·k] with its standard error; theory says d_k."""
+    """A Monte Carlo estimate of Var[q·k] with its standard error; theory says d_k. Chapter 3."""
 
     d_k: int
     n_samples: int
@@ -213,7 +209,7 @@ class VarianceEstimate:
 
 
 def dot_product_variance_estimate(d_k: int, *, n_samples: int = 100_000, seed: int = 0) -> VarianceEstimate:
-    """Draw n_samples pairs q, k with independent N(0, 1) components; estimate Var[q·k].
+    """Draw n_samples pairs q, k with independent N(0, 1) components; estimate Var[q·k]. Chapter 3.
 
     The standard error is √((m₄ − s⁴) / n): m₄ the fourth central moment of the
     sample, s² its variance.
@@ -235,14 +231,14 @@ def dot_product_variance_estimate(d_k: int, *, n_samples: int = 100_000, seed: i
 
 
 def dot_product_variance_mc(d_k: int, *, n_samples: int = 100_000, seed: int = 0) -> float:
-    """Monte Carlo estimate of Var[q·k] for q, k with independent N(0, 1) components (theory: d_k)."""
+    """Monte Carlo estimate of Var[q·k] for q, k with independent N(0, 1) components (theory: d_k). Chapter 3."""
     return dot_product_variance_estimate(d_k, n_samples=n_samples, seed=seed).estimate
 
 
 def strategy_sweep(
     d_k_values, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0, strategies=tuple(STRATEGIES)
 ) -> dict[str, list[Saturation]]:
-    """`saturation` for every strategy at every d_k: {strategy: [Saturation per d_k]}.
+    """`saturation` for every strategy at every d_k: {strategy: [Saturation per d_k]}. Chapter 3.
 
     The strategies share one draw per d_k (they differ only in the divisor), as `saturation`
     calls with the same seed would."""
@@ -260,7 +256,7 @@ def strategy_sweep(
 
 
 def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int = 0) -> np.ndarray:
-    """The raw scores q·k_j that `saturation` draws, shape (n_queries, n_keys).
+    """The raw scores q·k_j that `saturation` draws, shape (n_queries, n_keys). Chapters 3 and 4.
 
     Same seed, same draws: row 0 is `saturation(d_k, ...).raw_scores`. Divide by
     `divisor(d_k, strategy)` for the scaled scores of any strategy.
@@ -268,17 +264,16 @@ def score_samples(d_k: int, *, n_keys: int = 8, n_queries: int = 2000, seed: int
     d_k = positive_int("d_k", d_k)
     n_keys = positive_int("n_keys", n_keys)
     n_queries = positive_int("n_queries", n_queries)
-    # The draw `saturation` makes (`_scores_and_key_grams`, which also sums the key Gram matrices
-    # this function leaves unused): memory stays O(n_queries · n_keys · 64) for any d_k, and
-    # component c is drawn the same way for every d_k > c, so a larger d_k adds
-    # components to the same draw rather than drawing afresh.
+    # The draw `saturation` makes (`_scores_and_key_grams`; its key Gram matrices go unused): memory
+    # stays O(n_queries · n_keys · 64) for any d_k, and component c is drawn the same way for every
+    # d_k > c, so a larger d_k adds components to the same draw rather than drawing afresh.
     return _scores_and_key_grams(d_k, n_keys, n_queries, seed)[0]
 
 
 @dataclass(frozen=True)
 class Histogram:
     """Fractions of samples in `bins` equal bins over [-limit, limit], plus the
-    fractions that fall below and above that window (they sum to 1)."""
+    fractions that fall below and above that window (they sum to 1). Chapter 3."""
 
     limit: float
     fractions: np.ndarray  # (bins,)
@@ -291,7 +286,7 @@ class Histogram:
 
 
 def histogram(values, *, limit, bins: int = 40) -> Histogram:
-    """Histogram of `values` (any shape) on the symmetric window [-limit, limit]."""
+    """Histogram of `values` (any shape) on the symmetric window [-limit, limit]. Chapter 3."""
     values = as_matrix("values", values).ravel()
     limit = positive_number("limit", limit)
     bins = positive_int("bins", bins)

@@ -15,7 +15,7 @@ from .core import softmax
 
 
 def entropy(A, axis: int = -1) -> np.ndarray:
-    """Entropy in nats of each distribution along `axis`: 0 for one-hot, ln n for uniform."""
+    """Entropy in nats of each distribution along `axis`: 0 for one-hot, ln n for uniform. Chapter 4."""
     A = as_matrix("A", A)
     if (A < 0).any():
         where = tuple(int(x) for x in np.argwhere(A < 0)[0])
@@ -26,7 +26,7 @@ def entropy(A, axis: int = -1) -> np.ndarray:
 
 
 def softmax_jacobian(a) -> np.ndarray:
-    """∂a/∂x for a = softmax(x), at the weights a: J(a) = diag(a) − a aᵀ, shape (n, n).
+    """∂a/∂x for a = softmax(x), at the weights a: J(a) = diag(a) − a aᵀ, shape (n, n). Chapter 4.
 
     With respect to softmax's *own input* x. In attention that input is the
     scaled scores S = q·k / c; the gradient that trains W_Q and W_K is the one
@@ -40,12 +40,12 @@ def softmax_jacobian(a) -> np.ndarray:
 
 def gradient_size(a) -> float:
     """‖J(a)‖_F, the Frobenius norm of `softmax_jacobian(a)`: how strongly the weights a
-    respond to softmax's own input. For the raw scores q·k use `raw_gradient_size`."""
+    respond to softmax's own input. For the raw scores q·k use `raw_gradient_size`. Chapter 4."""
     return float(np.linalg.norm(softmax_jacobian(a)))
 
 
 def raw_score_jacobian(a, c) -> np.ndarray:
-    """∂a/∂(q·k) for a = softmax(q·k / c), with respect to the RAW scores q·k_j: J(a) / c, shape (n, n).
+    """∂a/∂(q·k) for a = softmax(q·k / c), with respect to the RAW scores q·k_j: J(a) / c, shape (n, n). Chapter 4.
 
     (The book's s = q·k / c are the scaled scores, softmax's input; J(a) = ∂a/∂s.)
 
@@ -59,12 +59,12 @@ def raw_score_jacobian(a, c) -> np.ndarray:
 
 
 def raw_gradient_size(a, c) -> float:
-    """‖∂a/∂(q·k)‖_F = ‖J(a)‖_F / c: the size of `raw_score_jacobian(a, c)`."""
+    """‖∂a/∂(q·k)‖_F = ‖J(a)‖_F / c: the size of `raw_score_jacobian(a, c)`. Chapter 4."""
     return float(np.linalg.norm(raw_score_jacobian(a, c)))
 
 
 def query_jacobian(a, K, c) -> np.ndarray:
-    """∂a/∂q for a = softmax(K q / c): J(a) K / c, shape (n, d_k).
+    """∂a/∂q for a = softmax(K q / c): J(a) K / c, shape (n, d_k). Chapter 4.
 
     `a` (n,) the weights, `K` (n, d_k) the keys as rows, `c` > 0 the divisor.
     The raw score s_j = q·k_j moves by k_j when q moves, so ∂s/∂q = K and
@@ -78,7 +78,7 @@ def query_jacobian(a, K, c) -> np.ndarray:
 
 
 def with_temperature(scores, temperature) -> np.ndarray:
-    """softmax(scores / T): T > 1 flattens the weights, T < 1 sharpens them."""
+    """softmax(scores / T): T > 1 flattens the weights, T < 1 sharpens them. Chapter 4."""
     T = positive_number("temperature", temperature)
     return softmax(as_matrix("scores", scores).astype(float) / T)
 

@@ -43,7 +43,7 @@ from .tables import markdown_table
 
 # ----------------------------------------------------------------------------- sparse: strided
 def default_stride(n) -> int:
-    """⌊√n⌋ (at least 1): the stride that makes the strided pattern O(n√n)."""
+    """⌊√n⌋ (at least 1): the stride that makes the strided pattern O(n√n). Chapter 11."""
     return max(1, math.isqrt(positive_int("n", n)))
 
 
@@ -66,7 +66,7 @@ def strided_mask(n, stride=None) -> np.ndarray:
 
 
 def strided_count(n, stride=None) -> int:
-    """True entries of strided_mask(n, stride), counted row by row without the n × n mask.
+    """True entries of strided_mask(n, stride), counted row by row without the n × n mask. Chapter 11.
 
     Row i keeps min(i + 1, stride) recent keys and i // stride earlier ones at
     multiples of the stride (the only multiple inside the window is i itself).
@@ -85,7 +85,7 @@ def _strided_keys(i: int, stride: int) -> np.ndarray:
 
 
 def sparse_attention(Q, K, V, stride=None) -> np.ndarray:
-    """softmax over the strided pattern's scores only: Q, K (n, d_k), V (n, d_v) -> Z (n, d_v).
+    """softmax over the strided pattern's scores only: Q, K (n, d_k), V (n, d_v) -> Z (n, d_v). Chapter 11.
 
     Computes q_i · k_j / √d_k only for the pairs strided_mask keeps (strided_count
     of them) and never an n × n matrix. Equals the core's
@@ -109,7 +109,7 @@ def sparse_attention(Q, K, V, stride=None) -> np.ndarray:
 
 
 def sparse_markdown(ns) -> str:
-    """For each n (stride ⌊√n⌋): pairs the strided pattern keeps, against n√n and n², as a Markdown table."""
+    """For each n (stride ⌊√n⌋): pairs the strided pattern keeps, against n√n and n², as a Markdown table. Chapter 11."""
     ns = [positive_int("n", n) for n in ns]
     if not ns:
         raise ValueError("ns must list at least one sequence length, got an empty sequence")
@@ -124,7 +124,7 @@ def sparse_markdown(ns) -> str:
 
 # ----------------------------------------------------------------------------- linear
 def elu_plus_one(x) -> np.ndarray:
-    """φ(x) = elu(x) + 1: x + 1 for x > 0, eˣ for x ≤ 0. Positive everywhere, so the weights are too."""
+    """φ(x) = elu(x) + 1: x + 1 for x > 0, eˣ for x ≤ 0. Positive everywhere, so the weights are too. Chapter 11."""
     x = as_matrix("x", x)
     x = x.astype(float_dtype(x), copy=False)
     return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
@@ -137,7 +137,7 @@ def _phi_QK(Q, K):
 
 
 def linear_attention(Q, K, V) -> np.ndarray:
-    """Z = φ(Q) (φ(K)ᵀ V) / (φ(Q) Σ_j φ(k_j)): Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v) -> Z (n_q, d_v).
+    """Z = φ(Q) (φ(K)ᵀ V) / (φ(Q) Σ_j φ(k_j)): Q (n_q, d_k), K (n_k, d_k), V (n_k, d_v) -> Z (n_q, d_v). Chapter 11.
 
     φ(K)ᵀ V is d_k × d_v and Σ_j φ(k_j) has d_k entries: the work is
     O(n·d_k·d_v) and no n_q × n_k matrix is formed. Not causal (every query
@@ -153,7 +153,7 @@ def linear_attention(Q, K, V) -> np.ndarray:
 
 
 def linear_attention_weights(Q, K) -> np.ndarray:
-    """The (n_q, n_k) weights linear attention implies: φ(q_i)·φ(k_j) / Σ_j φ(q_i)·φ(k_j).
+    """The (n_q, n_k) weights linear attention implies: φ(q_i)·φ(k_j) / Σ_j φ(q_i)·φ(k_j). Chapter 11.
 
     Rows are positive and sum to 1, like softmax's; linear_attention(Q, K, V)
     equals this matrix times V. Built only to compare with softmax: the point
@@ -165,7 +165,7 @@ def linear_attention_weights(Q, K) -> np.ndarray:
 
 
 def multiply_adds(n, d_k, d_v=None) -> dict[str, int]:
-    """Multiply-adds of one head on n tokens: softmax attention against linear attention.
+    """Multiply-adds of one head on n tokens: softmax attention against linear attention. Chapter 11.
 
     softmax: QKᵀ (n·n·d_k) + AV (n·n·d_v). linear: φ(K)ᵀV (n·d_k·d_v) +
     φ(Q)(φ(K)ᵀV) (n·d_k·d_v) + the normaliser φ(Q)·Σφ(k) (n·d_k).

@@ -26,13 +26,13 @@ def _square(name: str, M) -> np.ndarray:
 
 
 def asymmetry(M) -> float:
-    """Largest |m_ij − m_ji| of a square matrix M (n, n): 0 exactly when M is symmetric."""
+    """Largest |m_ij − m_ji| of a square matrix M (n, n): 0 exactly when M is symmetric. Chapters 2 and 4."""
     M = _square("M", M)
     return float(np.abs(M - M.T).max())
 
 
 def bilinear_form(W_Q, W_K) -> np.ndarray:
-    """M = W_Q W_Kᵀ (d_model, d_model), so that q_i · k_j = x_i M x_jᵀ and QKᵀ = X M Xᵀ.
+    """M = W_Q W_Kᵀ (d_model, d_model), so that q_i · k_j = x_i M x_jᵀ and QKᵀ = X M Xᵀ. Chapter 4.
 
     W_Q, W_K (d_model, d_k). If M is symmetric, QKᵀ is symmetric for every X.
     """
@@ -42,7 +42,7 @@ def bilinear_form(W_Q, W_K) -> np.ndarray:
 
 
 def two_token_gaps(S) -> tuple[float, float]:
-    """For a 2 × 2 score matrix S: (s_11 − s_12, s_22 − s_21), each token's lead of itself over the other.
+    """For a 2 × 2 score matrix S: (s_11 − s_12, s_22 − s_21), each token's lead of itself over the other. Chapter 4.
 
     With a = softmax(S) row by row, a_12 = 1 / (1 + e^{s_11 − s_12}) and
     a_21 = 1 / (1 + e^{s_22 − s_21}), so A is symmetric exactly when the two gaps
@@ -55,7 +55,7 @@ def two_token_gaps(S) -> tuple[float, float]:
 
 
 def row_totals(S) -> np.ndarray:
-    """T_i = Σ_t e^{s_it} for every row of S (n, n): softmax's denominators, shape (n,).
+    """T_i = Σ_t e^{s_it} for every row of S (n, n): softmax's denominators, shape (n,). Chapter 4.
 
     For a symmetric S, a_ij / a_ji = T_j / T_i, so A is symmetric only when
     every row has the same total.

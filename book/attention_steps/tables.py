@@ -11,7 +11,7 @@ import numpy as np
 def markdown_table(
     headers: Sequence[str], rows: Iterable[Sequence], fmt: str = "{:.3g}", *, align: str | None = None
 ) -> str:
-    """A Markdown (MyST) table: a header row, the alignment row, then one row per item of `rows`.
+    """A Markdown (MyST) table: a header row, the alignment row, then one row per item of `rows`. Every chapter's tables (chapters 3, 4, 7, 8 and 11).
 
     Floats are written with `fmt`, anything else with str (so a writer can pass text it
     formatted itself). `align` has one letter per column, "l" (left) or "r" (right);

@@ -37,7 +37,7 @@ from ._validate import as_mask, as_matrix, check_batch, float_dtype, positive_in
 # ----------------------------------------------------------------------------- the running state
 @dataclass(frozen=True)
 class SoftmaxState:
-    """What online softmax remembers about the scores read so far, per query row.
+    """What online softmax remembers about the scores read so far, per query row. Chapter 11.
 
     m (..., n_q): the running maximum (−∞ before any score);
     l (..., n_q): ℓ = Σ exp(s_j − m), the running sum, measured against m;
@@ -55,7 +55,7 @@ class SoftmaxState:
 
 
 def start(n_q, d_v, *, batch: tuple[int, ...] = (), dtype=np.float64) -> SoftmaxState:
-    """The state before any score: m = −∞, ℓ = 0, acc = 0 for n_q queries and values of width d_v."""
+    """The state before any score: m = −∞, ℓ = 0, acc = 0 for n_q queries and values of width d_v. Chapter 11."""
     n_q, d_v = positive_int("n_q", n_q), positive_int("d_v", d_v)
     batch = tuple(batch)
     return SoftmaxState(
@@ -66,7 +66,7 @@ def start(n_q, d_v, *, batch: tuple[int, ...] = (), dtype=np.float64) -> Softmax
 
 
 def update(state: SoftmaxState, S_block, V_block) -> SoftmaxState:
-    """Fold one block of scores into the state; returns the new state.
+    """Fold one block of scores into the state; returns the new state. Chapter 11.
 
     S_block (..., n_q, b) holds b scores per query (−∞ where masked), V_block
     (..., b, d_v) the b value rows they weigh. With m' = max(m, max of the block):
@@ -111,7 +111,7 @@ def _update(state: SoftmaxState, S_block: np.ndarray, V_block: np.ndarray) -> So
 
 
 def finish(state: SoftmaxState) -> np.ndarray:
-    """acc / ℓ: softmax-weighted sum of every value folded in, (..., n_q, d_v)."""
+    """acc / ℓ: softmax-weighted sum of every value folded in, (..., n_q, d_v). Chapter 11."""
     if np.any(state.l == 0):
         raise ValueError("finish: some query has seen no score that is not masked (ℓ = 0); nothing to normalise")
     return state.acc / state.l[..., None]
@@ -124,7 +124,7 @@ def _blocks(n: int, block_size: int):
 
 
 def online_softmax(S, block_size) -> np.ndarray:
-    """softmax(S) along the last axis from a running max and sum, reading `block_size` columns at a time.
+    """softmax(S) along the last axis from a running max and sum, reading `block_size` columns at a time. Chapter 11.
 
     S (..., n) -> A (..., n). The first pass keeps only m and ℓ per row (no
     copy of the row); the second writes exp(s − m) / ℓ. Equals `softmax(S)`.
@@ -143,7 +143,7 @@ def online_softmax(S, block_size) -> np.ndarray:
 
 
 def online_weighted_sum(S, V, block_size) -> np.ndarray:
-    """softmax(S) V in one pass over blocks of `block_size` keys: S (..., n_q, n_k), V (..., n_k, d_v) -> (..., n_q, d_v).
+    """softmax(S) V in one pass over blocks of `block_size` keys: S (..., n_q, n_k), V (..., n_k, d_v) -> (..., n_q, d_v). Chapter 11.
 
     Equals `weighted_sum(softmax(S), V)` without ever forming the weights A.
     """
@@ -162,7 +162,7 @@ def online_weighted_sum(S, V, block_size) -> np.ndarray:
 
 @dataclass(frozen=True)
 class OnlineSoftmaxStep:
-    """One block of the walk-through: which keys, their scores, and the state before and after.
+    """One block of the walk-through: which keys, their scores, and the state before and after. Chapter 11.
 
     `rescale` = exp(m_before − m): the factor by which the old ℓ and acc shrink.
     """
@@ -183,7 +183,7 @@ class OnlineSoftmaxStep:
 
 
 def online_softmax_steps(s, V, block_size) -> list[OnlineSoftmaxStep]:
-    """Every step of online softmax on one row of scores s (n,) against values V (n, d_v).
+    """Every step of online softmax on one row of scores s (n,) against values V (n, d_v). Chapter 11.
 
     For the chapter's walk-through: after the last step, `steps[-1].output`
     equals softmax(s) V and `steps[-1].l` equals Σ exp(s − max s).
@@ -215,7 +215,7 @@ def online_softmax_steps(s, V, block_size) -> list[OnlineSoftmaxStep]:
 
 # ----------------------------------------------------------------------------- tiled attention
 def tiled_attention(Q, K, V, block_size, mask=None) -> np.ndarray:
-    """softmax(QKᵀ / √d_k) V, one (block × block) tile of scores at a time; returns Z.
+    """softmax(QKᵀ / √d_k) V, one (block × block) tile of scores at a time; returns Z. Chapter 11.
 
     Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v); leading batch axes
     broadcast as in `scaled_dot_product_attention`, and `mask` (bool,
