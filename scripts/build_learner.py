@@ -342,9 +342,9 @@ def language_cell(lang: str):
 
 NUMBERS_TAG = "numbers-note"
 NUMBERS_NOTE = N_(
-    "The numbers in this notebook's text are the book's, computed when the book was built; the code cells "
-    "compute them again when you run them. So after you change an example, the cells show the new numbers "
-    "and the text still shows the book's."
+    "The numbers in this notebook's text are the book's, computed when the book was built. Running the cells "
+    "computes them again: after you change an example, what the cells print and draw follows your change, "
+    "and the text still shows the book's numbers."
 )
 
 

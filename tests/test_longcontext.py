@@ -253,7 +253,7 @@ def test_linear_attention_wins_once_n_exceeds_d():
 
 def test_linear_attention_memory_has_no_n_squared_term():
     peaks = {n: peak_bytes(linear_attention, *random_qkv(n, d=64, seed=0)) for n in (1024, 2048)}
-    assert peaks[2048] / peaks[1024] < 2.2  # linear in n, where the naive core's quadruples
+    assert peaks[2048] / peaks[1024] < 2.2  # linear in n, where the naive computation's quadruples
     assert peaks[2048] < attention_bytes(2048, 8) / 4  # well under one n × n matrix
 
 
