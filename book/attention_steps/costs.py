@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ._validate import positive_int
+from .i18n import N_, _
 from .tables import markdown_table
 
 # Bytes needed to store one number at each precision.
@@ -154,12 +155,13 @@ def _non_negative(name: str, value) -> float:
 
 
 def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -> str:
-    """The memory table as a Markdown (MyST) table, as the chapters show it. Chapters 8 and 11."""
+    """The memory table as a Markdown (MyST) table, as the chapters show it, its headers in the current
+    language (attention_steps.i18n). Chapters 8 and 11."""
     rows = list(rows)
     if not rows or not all(isinstance(r, MemoryRow) for r in rows):
         raise TypeError("rows must be a non-empty list of MemoryRow, as returned by memory_table()")
     return markdown_table(
-        ["sequence length n", "entries n²", f"memory at {precision_name}"],
+        [_("sequence length n"), _("entries n²"), _("memory at {precision}").format(precision=precision_name)],
         [(r.n_text, r.entries_text, r.bytes_text) for r in rows],
     )
 
@@ -191,13 +193,15 @@ def stage_costs(n, d, *, output_projection: bool = True) -> list[StageCost]:
     n = positive_int("n", n)
     d = positive_int("d", d)
     stages = [
-        StageCost("projections Q, K, V", "3 × X (n×d) · W (d×d)", "O(n·d²)", 3 * n * d * d),
-        StageCost("scores QKᵀ", "Q (n×d) · Kᵀ (d×n)", "O(n²·d)", n * d * n),
-        StageCost("scale and softmax", "n × n entries, one by one", "O(n²)", n * n, kind="elementwise operations"),
-        StageCost("weighted sum AV", "A (n×n) · V (n×d)", "O(n²·d)", n * n * d),
+        StageCost(N_("projections Q, K, V"), "3 × X (n×d) · W (d×d)", "O(n·d²)", 3 * n * d * d),
+        StageCost(N_("scores QKᵀ"), "Q (n×d) · Kᵀ (d×n)", "O(n²·d)", n * d * n),
+        StageCost(
+            N_("scale and softmax"), N_("n × n entries, one by one"), "O(n²)", n * n, kind="elementwise operations"
+        ),
+        StageCost(N_("weighted sum AV"), "A (n×n) · V (n×d)", "O(n²·d)", n * n * d),
     ]
     if output_projection:
-        stages.append(StageCost("output projection", "Z_cat (n×d) · W_O (d×d)", "O(n·d²)", n * d * d))
+        stages.append(StageCost(N_("output projection"), "Z_cat (n×d) · W_O (d×d)", "O(n·d²)", n * d * d))
     return stages
 
 
@@ -228,15 +232,17 @@ def stages_markdown(stages: Iterable[StageCost], *, products: bool = False) -> s
 
     Counts are multiply-adds, except the softmax's elementwise operations,
     marked "(elementwise)". `products` adds the matrix product of each stage
-    (a wider table: leave it out where the page must fit a phone).
+    (a wider table: leave it out where the page must fit a phone). The headers, the stages'
+    names and "(elementwise)" are in the current language (attention_steps.i18n).
     """
     stages = list(stages)
     if not stages or not all(isinstance(s, StageCost) for s in stages):
         raise TypeError("stages must be a non-empty list of StageCost, as returned by stage_costs()")
 
     def count(s: StageCost) -> str:
-        return format_count(s.count) + ("" if s.kind == "multiply-adds" else " (elementwise)")
+        counted = format_count(s.count)
+        return counted if s.kind == "multiply-adds" else _("{count} (elementwise)").format(count=counted)
 
-    head = ["stage", *(["product"] if products else []), "order", "multiply-adds"]
-    rows = [[s.stage, *([s.product] if products else []), s.big_o, count(s)] for s in stages]
+    head = [_("stage"), *([_("product")] if products else []), _("order"), _("multiply-adds")]
+    rows = [[_(s.stage), *([_(s.product)] if products else []), s.big_o, count(s)] for s in stages]
     return markdown_table(head, rows, align="l" * (len(head) - 1) + "r")

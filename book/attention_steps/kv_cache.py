@@ -28,6 +28,7 @@ from ._validate import as_mask, as_matrix, float_dtype, positive_int
 from .core import attend
 from .costs import bytes_per_entry as _bytes_per_entry
 from .costs import format_bytes
+from .i18n import _
 from .multihead import join_columns, split_columns
 from .tables import markdown_table
 
@@ -121,12 +122,13 @@ def kv_cache_table(model: ModelShape, n, kv_heads: Iterable | None = None, bytes
 
 
 def kv_cache_markdown(rows: Iterable[CacheRow]) -> str:
-    """The KV cache table as Markdown: scheme, key/value heads, per token, for n tokens, share of MHA (narrow: fits a phone). Chapter 11."""
+    """The KV cache table as Markdown: scheme, key/value heads, per token, for n tokens, share of MHA (narrow: fits a phone).
+    Its headers in the current language (attention_steps.i18n). Chapter 11."""
     rows = list(rows)
     if not rows or not all(isinstance(r, CacheRow) for r in rows):
         raise TypeError("rows must be a non-empty list of CacheRow, as returned by kv_cache_table()")
     return markdown_table(
-        ["scheme", "K/V heads", "per token", f"{rows[0].n:,} tokens", "of MHA"],
+        [_("scheme"), _("K/V heads"), _("per token"), _("{n} tokens").format(n=f"{rows[0].n:,}"), _("of MHA")],
         [(r.scheme, r.kv_heads, format_bytes(r.bytes_per_token), r.bytes_text, f"{r.share_of_mha:.1%}") for r in rows],
         align="lrrrr",
     )

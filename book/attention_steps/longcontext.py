@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import i18n  # i18n._: this module's loops use _ as a name
 from ._validate import check_qkv, positive_int
 from .core import attend_by_stage
 from .costs import format_bytes
@@ -130,15 +131,16 @@ def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
 
 
 def comparison_markdown(rows: Iterable[Comparison]) -> str:
-    """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks. Chapter 11."""
+    """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks, its
+    headers in the current language (attention_steps.i18n). Chapter 11."""
     headers = [
         "n",
-        "naive time (s)",
-        "naive peak",
-        "tiled time (s)",
-        "tiled peak",
-        "tiled / naive peak",
-        "tiled / naive time",
+        i18n._("naive time (s)"),
+        i18n._("naive peak"),
+        i18n._("tiled time (s)"),
+        i18n._("tiled peak"),
+        i18n._("tiled / naive peak"),
+        i18n._("tiled / naive time"),
     ]
     return markdown_table(
         headers,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_matrix, positive_int
+from .i18n import N_, _
 from .tables import markdown_table
 
 
@@ -54,14 +55,17 @@ class ParameterCount:
             ("W_K", f"{d} × {h * dk}", self.W_K),
             ("W_V", f"{d} × {h * dv}", self.W_V),
             ("W_O", f"{h * dv} × {d}", self.W_O),
-            ("biases", f"{h * dk} + {h * dk} + {h * dv} + {d}" if self.biases else "none", self.biases),
-            ("total", "", self.total),
+            (N_("biases"), f"{h * dk} + {h * dk} + {h * dv} + {d}" if self.biases else N_("none"), self.biases),
+            (N_("total"), "", self.total),
         ]
 
     def as_markdown(self) -> str:
-        """The rows of `as_rows` as a Markdown table, counts with thousands separators."""
-        rows = [(name, shape, f"{count:,}") for name, shape, count in self.as_rows()]
-        return markdown_table(["matrix", "shape", "parameters"], rows, align="llr")
+        """The rows of `as_rows` as a Markdown table, counts with thousands separators; its words
+        (headers, "biases", "total") in the current language (attention_steps.i18n)."""
+        rows = [
+            (_(name), _(shape) if shape == "none" else shape, f"{count:,}") for name, shape, count in self.as_rows()
+        ]
+        return markdown_table([_("matrix"), _("shape"), _("parameters")], rows, align="llr")
 
 
 def parameter_count(d_model, num_heads=8, *, d_k=None, d_v=None, bias: bool = False) -> ParameterCount:

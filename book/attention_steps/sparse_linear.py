@@ -38,6 +38,7 @@ import numpy as np
 from ._validate import as_matrix, float_dtype, positive_int, same_size
 from .core import softmax
 from .costs import format_count
+from .i18n import _
 from .tables import markdown_table
 
 
@@ -109,7 +110,8 @@ def sparse_attention(Q, K, V, stride=None) -> np.ndarray:
 
 
 def sparse_markdown(ns) -> str:
-    """For each n (stride ⌊√n⌋): pairs the strided pattern keeps, against n√n and n², as a Markdown table. Chapter 11."""
+    """For each n (stride ⌊√n⌋): pairs the strided pattern keeps, against n√n and n², as a Markdown table
+    (its headers in the current language, attention_steps.i18n). Chapter 11."""
     ns = [positive_int("n", n) for n in ns]
     if not ns:
         raise ValueError("ns must list at least one sequence length, got an empty sequence")
@@ -119,7 +121,7 @@ def sparse_markdown(ns) -> str:
         rows.append(
             (f"{n:,}", default_stride(n), format_count(kept), f"{kept / (n * math.sqrt(n)):.2f}", f"{kept / n**2:.2%}")
         )
-    return markdown_table(["n", "stride", "pairs kept", "kept / n√n", "kept / n²"], rows)
+    return markdown_table(["n", _("stride"), _("pairs kept"), _("kept / n√n"), _("kept / n²")], rows)
 
 
 # ----------------------------------------------------------------------------- linear
