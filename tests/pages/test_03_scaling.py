@@ -152,7 +152,11 @@ def test_chapter_3_sqrt_largest_weight_settles_within_the_stated_bound(big):
     sample and in a larger one (the old X, 0.003, held in the chapter's 1000 queries only: at d_k = 16 the average is
     about 0.356 against 0.361)."""
     text = page("03_scaling").section("divide-by-sqrt-d-k").text
-    bound = float(re.search(r"in this sample, from \\\(d_k = 16\\\) on, it stays within ([\d.]+) of its value at 1024", text).group(1))
+    bound = float(
+        re.search(
+            r"in this sample, from \\\(d_k = 16\\\) on, it stays within ([\d.]+) of its value at 1024", text
+        ).group(1)
+    )
     sweep = {
         d: saturation(d, "sqrt_d_k", n_keys=N_KEYS, n_queries=N_QUERIES).mean_max_weight for d in (16, 32, 64, 1024)
     }
