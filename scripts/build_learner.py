@@ -178,7 +178,7 @@ def install_cell(spec: str, module: str = "attention_steps") -> str:
 try:
     import {module}
 except ImportError:
-    import importlib, subprocess, sys
+    import importlib, re, subprocess, sys
 
     PACKAGE = "{spec}"
     pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", PACKAGE], capture_output=True, text=True)
@@ -187,7 +187,8 @@ except ImportError:
             def _render_traceback_(self):  # what Jupyter shows: the message alone, no traceback
                 return [str(self)]
 
-        said = [line.strip() for line in pip.stderr.splitlines() if line.strip()] or ["pip printed nothing"]
+        plain = re.sub(r"\\x1b\\[[0-9;]*[A-Za-z]", "", pip.stderr)  # no colour codes (a kernel may set FORCE_COLOR)
+        said = [line.strip() for line in plain.splitlines() if line.strip()] or ["pip printed nothing"]
         reason = next((line for line in said if line.startswith(("fatal:", "ERROR:"))), said[-1])
         raise NotInstalled(
 {message}

@@ -329,15 +329,22 @@ def test_offline_first_cell_says_what_to_do_in_one_paragraph_and_stops(tmp_path)
     cell = build_learner.install_cell(
         "attention-steps @ git+https://127.0.0.1:9/nobody/here.git", module="attention_steps_not_installed"
     )
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell), nbformat.v4.new_code_cell("print('ran')")])
+    # ipykernel 7 sets FORCE_COLOR=1 in the kernel, so pip's stderr comes with colour codes: the reason
+    # (git's "fatal: ..." line, naming 127.0.0.1) must still be found behind them.
+    colour = nbformat.v4.new_code_cell("import os\nos.environ['FORCE_COLOR'] = '1'")
+    nb = nbformat.v4.new_notebook(
+        cells=[colour, nbformat.v4.new_code_cell(cell), nbformat.v4.new_code_cell("print('ran')")]
+    )
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
     with pytest.raises(CellExecutionError):
         client.execute()
-    [shown] = nb.cells[0].outputs
+    [shown] = nb.cells[1].outputs
     assert shown.output_type == "error" and shown.ename == "NotInstalled"
     [paragraph] = shown.traceback  # what Jupyter shows: this, no frames, no chained ImportError
     assert "\n" not in paragraph and "Traceback" not in paragraph
+    assert "\x1b" not in paragraph, f"colour codes in the reason: {paragraph!r}"
+    assert re.search(r"\((fatal|ERROR):", paragraph), f"the reason is not git's or pip's error line: {paragraph!r}"
     for words in (
         "attention_steps",
         "is not installed",
@@ -348,7 +355,7 @@ def test_offline_first_cell_says_what_to_do_in_one_paragraph_and_stops(tmp_path)
         build_learner.REPOSITORY,
     ):
         assert words in paragraph, f"{words!r} not in {paragraph!r}"
-    assert nb.cells[1].outputs == [], "the run went on past the failed install"
+    assert nb.cells[2].outputs == [], "the run went on past the failed install"
 
 
 @pytest.mark.parametrize("lang, name", EVERY)
