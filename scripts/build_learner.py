@@ -344,8 +344,8 @@ def language_cell(lang: str):
 NUMBERS_TAG = "numbers-note"
 NUMBERS_NOTE = N_(
     "The numbers in this notebook's text are the book's, computed when the book was built. Running the cells "
-    "computes them again: after you change an example, what the cells print and draw follows your change, "
-    "and the text still shows the book's numbers."
+    "computes them again: after you change an example, what the cells print follows your change, and the "
+    "text still shows the book's numbers."
 )
 
 
