@@ -75,6 +75,7 @@ from scripts.build_paths import ROOT, SITE, toc_pages
 from scripts.myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record
 from scripts.slides.chapters import chapters, title_of
 from scripts.slides.execution import cache_fingerprint, cache_record, executed
+from scripts.translate_notebook import Untranslated, translated  # noqa: F401  (Untranslated: for callers)
 
 HERE = Path(__file__).resolve().parent
 
@@ -300,25 +301,9 @@ def only_glue(source: str) -> bool:
 
 
 # --------------------------------------------------------------------------- another language (issue 21)
-class Untranslated(SystemExit):
-    """A learner notebook in another language has messages its catalogues do not translate."""
-
-
 def in_language(nb, lang: str, stem: str):
-    """The executed notebook in `lang` (scripts/translate_notebook.py, as the Chinese decks are made);
-    stops on an untranslated message."""
-    if lang == "en":
-        return nb
-    from scripts.translate_notebook import translate
-
-    nb, missing = translate(nb, lang, stem)
-    if missing:
-        raise Untranslated(
-            f"build_learner: {stem} has {len(missing)} messages with no {lang} translation (run "
-            f"`python -m scripts.build_lang update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
-            + "; ".join(repr(m[:70]) for m in missing[:5])
-        )
-    return nb
+    """The executed notebook in `lang`, translated as the Chinese decks are; stops on an untranslated message."""
+    return translated(nb, lang, stem, "build_learner")
 
 
 LANGUAGE_TAG = "language"

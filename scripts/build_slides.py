@@ -73,29 +73,15 @@ from scripts.slides.stamps import (
     tooling_digest,
     write_stamps,
 )
+from scripts.translate_notebook import translated
 
 OUT = build_paths.SLIDES  # the decks; the tests swap these two for a temporary folder
 SITE = build_paths.SITE  # the built book, whose slides/ is a copy of OUT
 
 
-class Untranslated(SystemExit):
-    """A deck in another language has messages its catalogues do not translate."""
-
-
 def in_language(nb, lang: str, stem: str):
     """The executed notebook in `lang` (scripts/translate_notebook.py); stops on an untranslated message."""
-    if lang == "en":
-        return nb
-    from scripts.translate_notebook import translate
-
-    nb, missing = translate(nb, lang, stem)
-    if missing:
-        raise Untranslated(
-            f"build_slides: {stem} has {len(missing)} messages with no {lang} translation (run "
-            f"`scripts/build_lang.py update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
-            + "; ".join(repr(m[:70]) for m in missing[:5])
-        )
-    return nb
+    return translated(nb, lang, stem, "build_slides")
 
 
 def main(argv=None) -> int:

@@ -206,3 +206,22 @@ def translate(nb, lang: str, stem: str) -> tuple[object, list[str]]:
                     data[key], lost = translate_markdown(text, book.get)
                     missing += lost
     return nb, missing
+
+
+class Untranslated(SystemExit):
+    """An edition in another language has messages its catalogues do not translate."""
+
+
+def translated(nb, lang: str, stem: str, who: str):
+    """Executed notebook `nb` (chapter `stem`) in `lang` for the builder `who` (its name starts the message);
+    English as it is; stops with `Untranslated` on a message with no translation."""
+    if lang == "en":
+        return nb
+    nb, missing = translate(nb, lang, stem)
+    if missing:
+        raise Untranslated(
+            f"{who}: {stem} has {len(missing)} messages with no {lang} translation (run "
+            f"`python -m scripts.build_lang update {lang}` and translate them in locale/{lang}/LC_MESSAGES/): "
+            + "; ".join(repr(m[:70]) for m in missing[:5])
+        )
+    return nb
