@@ -16,8 +16,8 @@ Markdown by the module shared with the slides (scripts/myst_convert.py):
   the book did, with their code collapsed; a `remove-cell` cell's outputs (glue records) are gone;
 - a code cell that only glues values into the book's text (and asserts them) is left out: its
   values are in the text already, and it showed plumbing (`solution(...)`) between exercises;
-- `from myst_nb import glue` becomes a small stand-in, so the notebooks need only the
-  `attention-steps` package, not the book's tools;
+- `from editions import glue, glue_words` (the book's production, book/editions.py) becomes small
+  stand-ins, so the notebooks need only the `attention-steps` package, not the book's tools;
 - a first cell installs that package, quietly and only when it is missing (Colab, Binder,
   a fresh environment), from the repository at the commit the notebook was built from; when
   it cannot (offline), it says in one paragraph what failed and what to do, and stops.
@@ -30,7 +30,7 @@ ones from the same executed notebooks, translated before they are converted by
 scripts/translate_notebook.py (as the Chinese decks are; a message with no translation stops the
 build); the outputs carry their other languages (figures, glued words, the checker's feedback), so
 they come out Chinese, and the saved explorers are drawn in Chinese. The words this script adds
-come from the core's catalogue (book/attention_steps/locale/zh_CN/pages.po). A second cell, tagged
+come from the production's catalogue (locale/zh_CN/chrome.po). A second cell, tagged
 `language` and collapsed, runs `set_language("zh_CN")`, so what the package prints when a learner
 runs the notebook is Chinese too (the install cell stays first: it runs before the package exists).
 
@@ -68,10 +68,9 @@ from pathlib import Path
 
 import yaml
 
-from attention_steps.i18n import LANGUAGES, N_, _, language  # the words this script adds, in every language
-
 # The shared MyST-to-Jupyter conversion (one module with the slides) and the book's executions.
 from scripts.build_paths import ROOT, SITE, toc_pages
+from scripts.chrome import LANGUAGES, N_, _, language  # the words this script adds, in every language
 from scripts.myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record
 from scripts.slides.chapters import chapters, title_of
 from scripts.slides.execution import cache_fingerprint, cache_record, executed
@@ -198,14 +197,34 @@ except ImportError:
     import {module}'''
 
 
-GLUE_IMPORT = re.compile(r"^([ \t]*)from myst_nb import glue[ \t]*$", re.M)
+# A chapter imports its glue from the book's production (book/editions.py), which a learner does not have:
+# that import becomes small stand-ins, so the cells that glued run where only the package is installed.
+GLUE_IMPORT = re.compile(r"^([ \t]*)from editions import ([\w, ]+?)[ \t]*$", re.M)
 GLUE_DOC = N_("The book writes this value into its text (myst_nb.glue); this notebook's text already shows it.")
-GLUE_STANDIN = f'''\
-\\1def glue(name, value, display=True):
-\\1    """{GLUE_DOC}"""
-\\1    if display:
-\\1        from IPython.display import display as show
-\\1        show(value)'''
+GLUE_WORDS_DOC = N_(
+    "The book writes this phrase into its text in every language (glue_words); this notebook's text already shows it."
+)
+STANDINS = {
+    "glue": '''def glue(name, value, display=True):
+    """{doc}"""
+    if display:
+        from IPython.display import display as show
+        show(value)''',
+    "glue_words": '''def glue_words(name, words):
+    """{doc}"""''',
+}
+STANDIN_DOCS = {"glue": GLUE_DOC, "glue_words": GLUE_WORDS_DOC}
+
+
+def glue_standins(match: re.Match) -> str:
+    """What `from editions import glue, glue_words` becomes: a stand-in for each name, indented as the
+    import was, its docstring in the current language."""
+    indent, names = match.group(1), [n.strip() for n in match.group(2).split(",")]
+    unknown = [n for n in names if n not in STANDINS]
+    if unknown:
+        raise ValueError(f"build_learner: no stand-in for {unknown} imported from editions; add one to STANDINS")
+    code = "\n\n".join(STANDINS[n].format(doc=_(STANDIN_DOCS[n])) for n in names)
+    return "\n".join(indent + line if line else line for line in code.splitlines())
 
 
 def notebooks() -> list[Path]:
@@ -344,11 +363,6 @@ def numbers_note():
     return cell
 
 
-def glue_standin() -> str:
-    """What `from myst_nb import glue` becomes, its docstring in the current language."""
-    return GLUE_STANDIN.replace(GLUE_DOC, _(GLUE_DOC))
-
-
 def first_cells(commit: str | None, lang: str) -> list:
     """The cells a learner notebook opens with: the install cell, then (another language) the language cell."""
     import nbformat
@@ -373,7 +387,8 @@ def localized(nb, lang: str):
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        cell.source = cell.source.replace(GLUE_DOC, _(GLUE_DOC))
+        for doc in STANDIN_DOCS.values():
+            cell.source = cell.source.replace(doc, _(doc))
         for o in cell.get("outputs", []):
             if WIDGET_VIEW in o.get("data", {}):
                 o["data"]["text/plain"] = _(WIDGET_FALLBACK)
@@ -417,7 +432,7 @@ def _learner_edition(nb, name: str, commit: str | None, lang: str):
         elif cell.cell_type == "code":
             if only_glue(cell.source):
                 continue  # its values are in the text; it only showed plumbing (solution(...) among it)
-            cell.source = GLUE_IMPORT.sub(GLUE_STANDIN, cell.source)
+            cell.source = GLUE_IMPORT.sub(glue_standins, cell.source)
             cell.execution_count = None
             if REMOVE_CELL in tags:
                 cell.outputs = []  # the glue records the book read its numbers from
@@ -543,7 +558,8 @@ def tooling_digest(commit: str = "", lang: str = "en") -> str:
         extra = [
             HERE / "translate_notebook.py",
             ROOT / "book" / "attention_steps" / "i18n.py",
-            ROOT / "book" / "attention_steps" / "locale" / lang / "pages.po",
+            HERE / "chrome.py",
+            ROOT / "locale" / lang / "chrome.po",
             *sorted((ROOT / "locale" / lang / "LC_MESSAGES" / "book").glob("*.po")),
         ]
     for path in [

@@ -8,7 +8,9 @@ The book's execution cache (jupyter-cache, used by myst-nb) matches a notebook
 by its code cells only: it cannot see that `attention_steps/plotting.py` changed
 under a notebook that imports it, and Sphinx re-reads a page only when its
 own file changed. So before each build this script works out, for every
-notebook of the book, the files of the `attention_steps` package it runs:
+notebook of the book, the files of the `attention_steps` package it runs (and the modules
+beside the notebooks that it imports, such as the book's production, book/editions.py, with what
+they import of the package):
 
 - the modules its code cells import (`import attention_steps.x`, `from attention_steps
   import x`, `from attention_steps.x import y`), with their parent packages (Python
@@ -233,19 +235,40 @@ def code_of(notebook: Path) -> list[str]:
     ]
 
 
-def notebook_modules(notebook: Path, package: Package) -> set[str]:
-    """Modules of the package that the notebook's code imports (before the transitive closure)."""
-    found: set[str] = set()
+def book_modules(trees: list[ast.AST]) -> list[Path]:
+    """The modules beside the notebooks (book/<name>.py, e.g. the book's production, book/editions.py)
+    that the code imports: a chapter runs them as it runs the package."""
+    names = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names |= {alias.name.partition(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.partition(".")[0])
+    return sorted(BOOK / f"{name}.py" for name in names if (BOOK / f"{name}.py").is_file())
+
+
+def notebook_trees(notebook: Path) -> list[ast.AST] | None:
+    """The notebook's code cells parsed (None: one that mentions the package is not Python)."""
     trees = []
     for source in code_of(notebook):
         try:
-            tree = ast.parse(source)
+            trees.append(ast.parse(source))
         except SyntaxError:
             if re.search(rf"\b{PACKAGE}\b", source):
-                return set(package.files)  # cannot tell: depend on everything
-            continue
+                return None
+    return trees
+
+
+def notebook_modules(notebook: Path, package: Package) -> set[str]:
+    """Modules of the package that the notebook's code imports, itself or through the modules beside
+    it that it imports (before the transitive closure)."""
+    trees = notebook_trees(notebook)
+    if trees is None:
+        return set(package.files)  # cannot tell: depend on everything
+    found: set[str] = set()
+    for tree in trees + [ast.parse(path.read_text()) for path in book_modules(trees)]:
         found |= package.resolve(tree, None)
-        trees.append(tree)
     return found | package.exercises_asked(*trees)
 
 
@@ -255,12 +278,16 @@ def notebooks() -> list[Path]:
 
 
 def dependencies(package: Package | None = None) -> dict[str, list[Path]]:
-    """Notebook (path relative to the repository) -> the package files it runs."""
+    """Notebook (path relative to the repository) -> the files it runs: the package's, and the modules
+    beside the notebooks that it imports."""
     package = package or Package()
-    return {
-        str(nb.relative_to(ROOT)): package.files_of(package.closure(notebook_modules(nb, package)))
-        for nb in notebooks()
-    }
+    found = {}
+    for nb in notebooks():
+        beside = book_modules(notebook_trees(nb) or [])
+        found[str(nb.relative_to(ROOT))] = sorted(
+            set(package.files_of(package.closure(notebook_modules(nb, package)))) | set(beside)
+        )
+    return found
 
 
 def digest(files: list[Path]) -> str:
@@ -368,7 +395,8 @@ def main(argv=None) -> int:
         record()
     elif args.list:
         for nb, files in dependencies().items():
-            print(f"{nb}: {', '.join(f.relative_to(BOOK / PACKAGE).as_posix() for f in files)}")
+            named = [f.relative_to(BOOK / PACKAGE if f.is_relative_to(BOOK / PACKAGE) else BOOK) for f in files]
+            print(f"{nb}: {', '.join(f.as_posix() for f in named)}")
     else:
         invalidate()
     return 0

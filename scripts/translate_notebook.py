@@ -17,7 +17,7 @@ same catalogues, before they convert it:
   locale/<lang>/LC_MESSAGES/notes/<stem>.po, which `scripts/build_lang.py update` makes
   with the same cut (`notes_messages`) and checks like the book's.
 - Outputs said in every language (figures, glued words, the checker's feedback; see
-  attention_steps.i18n.translation) are swapped for the language's. A Markdown output (a
+  editions.translation) are swapped for the language's. A Markdown output (a
   table of the core's) is translated like a cell: myst-nb parses it into the page, so its
   messages are in the page's catalogue.
 
@@ -36,7 +36,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention_steps.i18n import read_po, translation
+from attention_steps.i18n import read_po
+from editions import translation
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
@@ -173,7 +174,7 @@ def catalogue(lang: str, area: str, stem: str) -> dict[str, str]:
 
 
 def translate_outputs(cell, lang: str) -> None:
-    """The cell's outputs in `lang` where they carry it (attention_steps.i18n.translation)."""
+    """The cell's outputs in `lang` where they carry it (editions.translation)."""
     for output in cell.get("outputs", []):
         data, metadata = output.get("data"), output.get("metadata") or {}
         if not data:

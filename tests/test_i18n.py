@@ -220,7 +220,7 @@ def _example_words() -> set[str]:
 @pytest.mark.parametrize("doc", [d for d in COMPLETE if (ROOT / f"{d}.ipynb").exists()])
 def test_glued_words_on_a_translated_page_are_in_its_language(doc):
     """A glued value is a number, a unit, a token of the examples, or words glued in every
-    language (i18n.glue_words): never an English phrase in the middle of a Chinese sentence."""
+    language (editions.glue_words): never an English phrase in the middle of a Chinese sentence."""
     import ast
     import json
 
@@ -239,7 +239,9 @@ def test_glued_words_on_a_translated_page_are_in_its_language(doc):
         said = (values[key].get("metadata", {}).get("attention_steps/i18n") or {}).get("text/plain") or {}
         if words and not (LANG in said and CJK.search(said[LANG])):
             english.append(f"{key} = {text}")
-    assert not english, f"{doc}: English words glued into the Chinese page (use i18n.glue_words): {english}"
+    assert not english, (
+        f"{doc}: English words glued into the Chinese page (use glue_words from book/editions.py): {english}"
+    )
 
 
 @pytest.mark.book
@@ -304,7 +306,7 @@ def _figure_outputs():
 
 @pytest.mark.book
 def test_every_figure_is_drawn_in_chinese_with_the_english_numbers():
-    """Every figure of the book comes from i18n.show_figure: the output carries the Chinese PNG
+    """Every figure of the book comes from figures.show_figure (drawn in every language by book/editions.py): the output carries the Chinese PNG
     and alt text, drawn in the same execution from the same data. The Chinese alt text is
     Chinese and states the English one's numbers (its words are all that differ)."""
     from attention_steps.i18n import METADATA_KEY
@@ -315,7 +317,7 @@ def test_every_figure_is_drawn_in_chinese_with_the_english_numbers():
         zh = metadata.get(METADATA_KEY, {})
         zh_alt = zh.get("alt", {}).get(LANG, "")
         if not zh.get("image/png", {}).get(LANG) or not zh.get("width", {}).get(LANG):
-            wrong.append((notebook, alt[:60], "no Chinese PNG: show it with i18n.show_figure"))
+            wrong.append((notebook, alt[:60], "no Chinese PNG: show it with figures.show_figure"))
         elif not CJK.search(zh_alt):
             wrong.append((notebook, alt[:60], f"the Chinese alt text is not Chinese: {zh_alt[:60]!r}"))
         elif set(NUMBER.findall(alt)) != set(NUMBER.findall(zh_alt)):

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import ast
-import base64
 import re
 import warnings
 
 import matplotlib
 import pytest
 
-from attention_steps import i18n
-from attention_steps.i18n import _, figure_bundle, for_javascript, language, read_po
+from attention_steps import figures, i18n
+from attention_steps.i18n import _, for_javascript, language, read_po
 from attention_steps.plotting import weight_bars
 from conftest import BOOK
 
@@ -41,26 +40,30 @@ def _messages_in_python(source: str) -> set[str]:
 
 
 def _strings_in_code() -> set[str]:
+    """The messages the package and the notebooks put on screen (their translations: the package's catalogues)."""
     import json
 
     from IPython.core.inputtransformer2 import TransformerManager
 
     sources = [p.read_text(encoding="utf-8") for p in (BOOK / "attention_steps").rglob("*.py")]
-    sources += [p.read_text(encoding="utf-8") for p in (BOOK / "_ext").glob("*.py")]  # words added to pages
-    scripts = BOOK.parent / "scripts"  # words the slides' build adds to the decks and their index
-    sources += [
-        p.read_text(encoding="utf-8") for p in [*(scripts / "slides").glob("*.py"), scripts / "build_slides.py"]
-    ]
     cell = TransformerManager()  # a notebook cell as IPython runs it: its magics become Python
     for nb in BOOK.glob("*.ipynb"):
         cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
         sources += [cell.transform_cell("".join(c["source"])) for c in cells if c["cell_type"] == "code"]
     found = {message for text in sources for message in _messages_in_python(text)}
-    # the book's page script: tr("…") (book/assets/book.js)
-    page_script = (BOOK / "assets" / "book.js").read_text(encoding="utf-8")
-    found |= {m.replace('\\"', '"') for m in re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', page_script)}
     for js in (BOOK / "attention_steps" / "explorers" / "js").glob("*.js"):
         found |= {m.replace('\\"', '"') for m in JS_CALL.findall(js.read_text(encoding="utf-8"))}
+    return found
+
+
+def _production_strings() -> set[str]:
+    """The messages the book's production adds around the chapters (their translations: locale/<lang>/chrome.po):
+    the pages' (book/_ext/, book/assets/book.js's tr("…")), the decks' and handouts', the learner edition's cells."""
+    scripts = BOOK.parent / "scripts"
+    paths = [*(BOOK / "_ext").glob("*.py"), *(scripts / "slides").glob("*.py"), *scripts.glob("build_*.py")]
+    found = {message for p in paths for message in _messages_in_python(p.read_text(encoding="utf-8"))}
+    page_script = (BOOK / "assets" / "book.js").read_text(encoding="utf-8")
+    found |= {m.replace('\\"', '"') for m in re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', page_script)}
     return found
 
 
@@ -93,11 +96,32 @@ ngettext("{n} row", "{n} rows", n)
 def test_every_string_on_screen_has_a_chinese_translation():
     strings = _strings_in_code() | _data_labels()
     assert {"weight", 'where "it" looks (one head)', "The numbers that matter", "no scaling", "coreference"} <= strings
-    assert {"{section} (continued)", "PDF handout", "The whole course ({n} chapters in one deck)"} <= strings
     assert "entropy (uniform: {ln} nats)" in strings  # a message with a value, found in the JavaScript
     catalogue = i18n.read_catalogue("zh_CN")
     missing = sorted(s for s in strings if not catalogue.get(s, ("", True))[0] or catalogue[s][1])
     assert not missing, f"add these to a file in attention_steps/locale/zh_CN/: {missing}"
+
+
+def test_every_word_the_production_adds_has_a_chinese_translation_outside_the_package():
+    from scripts import chrome
+
+    strings = _production_strings()
+    assert {"{section} (continued)", "PDF handout", "The whole course ({n} chapters in one deck)"} <= strings
+    assert {"Enlarge figure", "Close"} <= strings  # the page script's
+    produced = read_po(chrome.catalogue_path("zh_CN"))
+    missing = sorted(s for s in strings if not produced.get(s, ("", True))[0] or produced[s][1])
+    assert not missing, f"add these to locale/zh_CN/chrome.po: {missing}"
+    unused = sorted(set(produced) - strings)
+    assert not unused, f"locale/zh_CN/chrome.po translates what no production code shows: {unused}"
+
+
+def test_the_package_carries_no_catalogue_of_the_production_words():
+    """The pip package's catalogues hold what the package and the notebooks show, nothing only the book's
+    pages, decks or learner cells show (those are in locale/<lang>/chrome.po)."""
+    shown = _strings_in_code() | _data_labels()
+    only_production = sorted(m for m in _production_strings() - shown if m in i18n.read_catalogue("zh_CN"))
+    assert not only_production, f"move these to locale/zh_CN/chrome.po: {only_production}"
+    assert not list(i18n.LOCALE.rglob("pages.po"))
 
 
 def test_translations_keep_their_messages_placeholders():
@@ -270,21 +294,6 @@ def test_javascript_gets_every_language_at_once():
     assert data["strings"]["zh_CN"]["largest weight"] == "最大权重"
 
 
-def test_a_figure_is_drawn_in_both_languages_from_the_same_numbers():
-    weights = [0.1, 0.7, 0.2]
-
-    def build():
-        return weight_bars(weights, ["a", "b", "c"], title=_('where "it" looks (one head)'))
-
-    data, metadata = figure_bundle(build, alt=lambda: _("weight"))
-    assert data["image/png"] and metadata["image/png"]["alt"] == "weight"
-    zh = metadata[i18n.METADATA_KEY]["image/png"]["zh_CN"]
-    assert base64.b64decode(zh).startswith(b"\x89PNG") and zh != data["image/png"]
-    assert metadata[i18n.METADATA_KEY]["alt"]["zh_CN"] == "权重"
-    with pytest.raises(ValueError, match="alt text"):
-        figure_bundle(build, alt=" ")
-
-
 def _with_values(label: str) -> str:
     """`label` with 4 for each {placeholder} outside its maths ($\\sqrt{d_k}$ keeps its braces)."""
     parts = label.split("$")
@@ -295,7 +304,7 @@ def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes(caplog):
     """Matplotlib warns 'Glyph … missing from font(s)' for every character it draws as a box,
     and logs 'findfont: Failed to find font weight bold' (a notebook's stderr, which fails
     the book's build) when the bold face is missing."""
-    assert i18n.use_cjk_font(), "no CJK font: scripts/setup.sh installs fonts-noto-cjk"
+    assert figures.use_cjk_font(), "no CJK font: scripts/setup.sh installs fonts-noto-cjk"
     labels = [s for s, _fuzzy in i18n.read_catalogue("zh_CN").values()]
     import matplotlib.pyplot as plt
 
@@ -310,27 +319,10 @@ def test_chinese_labels_are_drawn_with_a_cjk_font_not_boxes(caplog):
             fig.axes[0].set_xlabel("粗体 bold", fontweight="bold")
             for k, label in enumerate(maths):
                 fig.text(0, k / len(maths), _with_values(label))
-            i18n.cjk_mathtext(fig)  # as figure_bundle does before drawing
+            figures.cjk_mathtext(fig)  # as figures.drawn does before drawing
             fig.canvas.draw()
     plt.close("all")
     # Matplotlib logs "Glyph … missing from font(s)" (text) or "Font 'default' does not have a
     # glyph" (mathtext) for a box; the book's build fails on it (a notebook's stderr).
     bad = [r.getMessage() for r in caplog.records if "findfont" in r.getMessage() or "glyph" in r.getMessage().lower()]
     assert not bad, bad[:5]
-
-
-def test_glue_words_writes_the_record_myst_nb_reads_without_importing_it():
-    """A learner's environment has the package and not myst-nb (issue 21: Run All stopped in four
-    notebooks on `import myst_nb`): glue_words spells the record's mime prefix itself."""
-    import ast
-    import inspect
-
-    from myst_nb.ext.glue import GLUE_PREFIX
-
-    from attention_steps import i18n
-
-    assert i18n.GLUE_MIME_PREFIX == GLUE_PREFIX
-    tree = ast.parse(inspect.getsource(i18n))
-    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    imported |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert not {m for m in imported if m.split(".")[0] == "myst_nb"}, imported

@@ -204,16 +204,15 @@ def test_every_code_cell_of_the_book_is_there_in_order(lang, name):
     nb = learner(name, lang)
     mine = [source(c) for c in nb["cells"] if c["cell_type"] == "code"]
     assert "install" in tags(nb["cells"][0]), "the first cell is the install cell"
-    with language(lang):
-        standin = build_learner.glue_standin()  # its docstring in the notebook's language
-    theirs = [
-        build_learner.GLUE_IMPORT.sub(standin, source(c))
-        for c in book(name)["cells"]
-        if c["cell_type"] == "code" and not build_learner.only_glue(source(c))  # those are in the text
-    ]
+    with language(lang):  # the stand-ins' docstrings in the notebook's language
+        theirs = [
+            build_learner.GLUE_IMPORT.sub(build_learner.glue_standins, source(c))
+            for c in book(name)["cells"]
+            if c["cell_type"] == "code" and not build_learner.only_glue(source(c))  # those are in the text
+        ]
     assert mine[first_cells(lang) :] == theirs
-    # myst_nb is the book's tool, not the learner's
-    assert not any(re.search(r"^\s*(from|import) myst_nb", s, re.M) for s in mine)
+    # myst_nb and book/editions.py are the book's tools, not the learner's
+    assert not any(re.search(r"^\s*(from|import) (myst_nb|editions)\b", s, re.M) for s in mine)
 
 
 @pytest.mark.parametrize("lang, name", EVERY)
@@ -420,7 +419,10 @@ def test_launch_buttons_open_the_learner_branch(lang):
     assert '":(exclude,glob)**/.inputs.json"' in workflow, "every language's build stamps stay off the branch"
     # the pushed tree: the notebooks where the buttons look, the package beside them, Binder's requirements
     assert (tree / where / "attention_steps" / "explorers" / "explorers.css").exists()
-    assert (tree / where / "attention_steps" / "locale" / "zh_CN" / "pages.po").exists()
+    assert (tree / where / "attention_steps" / "locale" / "zh_CN" / "checker.po").exists()
+    assert not (tree / where / "attention_steps" / "locale" / "zh_CN" / "pages.po").exists(), (
+        "the pages' words stay out"
+    )
     assert "anywidget" in (tree / "binder" / "requirements.txt").read_text()
 
 
@@ -485,10 +487,11 @@ def test_the_note_on_the_texts_numbers_is_at_the_top_once(lang, name):
 
 
 def test_every_word_the_build_adds_has_a_chinese_translation():
-    """The messages scripts/build_learner.py marks (N_ / _) are in the core's Chinese catalogue, with their placeholders."""
+    """The messages scripts/build_learner.py marks (N_ / _) are in the production's Chinese catalogue
+    (locale/zh_CN/chrome.po), with their placeholders."""
     import ast
 
-    from attention_steps import i18n
+    from scripts import chrome
 
     tree = ast.parse(Path(build_learner.__file__).read_text())
     marked = {
@@ -501,9 +504,9 @@ def test_every_word_the_build_adds_has_a_chinese_translation():
         and isinstance(n.args[0], ast.Constant)
     }
     assert {build_learner.NOT_INSTALLED, build_learner.WIDGET_FALLBACK, build_learner.NUMBERS_NOTE} <= marked
-    catalogue = i18n.read_catalogue("zh_CN")
+    catalogue = chrome.read_po(chrome.catalogue_path("zh_CN"))
     missing = [m for m in marked if not catalogue.get(m, ("", True))[0] or catalogue[m][1]]
-    assert not missing, f"add these to book/attention_steps/locale/zh_CN/pages.po: {missing}"
+    assert not missing, f"add these to locale/zh_CN/chrome.po: {missing}"
     for m in marked:
         assert sorted(re.findall(r"\{\w+\}", m)) == sorted(re.findall(r"\{\w+\}", catalogue[m][0])), m
 
@@ -594,24 +597,29 @@ def test_conversion_of_a_small_notebook():
     nbformat.validate(out)
 
 
-def test_glue_stand_in_runs_without_myst_nb():
-    """The cells that glued in the book run where myst_nb is not installed (Colab, a fresh venv)."""
+def test_glue_stand_ins_run_without_the_books_tools():
+    """The cells that glued in the book run where neither myst_nb nor book/editions.py is (Colab, a fresh venv)."""
     shown = []
     code = build_learner.GLUE_IMPORT.sub(
-        build_learner.GLUE_STANDIN, "from myst_nb import glue\nglue('n', 42, display=False)\n"
+        build_learner.glue_standins,
+        "from editions import glue, glue_words\nglue('n', 42, display=False)\nglue_words('w', lambda: 'exactly')\n",
     )
+    assert "import" not in code.splitlines()[0], code
     namespace = {}
     exec(compile(code, "<cell>", "exec"), namespace)  # noqa: S102
-    assert "glue" in namespace
+    assert {"glue", "glue_words"} <= set(namespace)
     import IPython.display
 
     original = IPython.display.display
     IPython.display.display = lambda value: shown.append(value)
     try:
         namespace["glue"]("n", 7)  # display=True shows the value, as myst_nb's glue does
+        namespace["glue_words"]("w", lambda: "exactly")  # the text already says it: nothing shown
     finally:
         IPython.display.display = original
     assert shown == [7]
+    with pytest.raises(ValueError, match=r"no stand-in for \['figure_bundle'\]"):
+        build_learner.GLUE_IMPORT.sub(build_learner.glue_standins, "from editions import figure_bundle")
 
 
 def test_rebuild_with_nothing_changed_rebuilds_nothing(tmp_path, monkeypatch, capsys):

@@ -1,10 +1,10 @@
-"""attention_steps.phrases and i18n.glue_words: glued words in every edition's language."""
+"""attention_steps.phrases: the words the book glues, in every edition's language (tests/test_editions.py glues them)."""
 
 from __future__ import annotations
 
 import pytest
 
-from attention_steps import i18n, phrases
+from attention_steps import phrases
 from attention_steps.i18n import language
 from attention_steps.sentence import HEAD_NAMES
 
@@ -35,15 +35,3 @@ def test_every_head_has_a_name_in_every_language():
 def test_an_empty_list_is_named_in_the_error():
     with pytest.raises(ValueError, match="at least one item"):
         phrases.and_list([])
-
-
-def test_glue_words_glues_the_current_language_and_carries_the_others(monkeypatch):
-    shown = []
-    monkeypatch.setattr("IPython.display.display", lambda data, **kw: shown.append((data, kw)))
-    i18n.glue_words("k", lambda: phrases.and_list([1, 3]))
-    ((data, kw),) = shown
-    assert data == {"application/papermill.record/text/plain": "'1 and 3'"}
-    assert kw["metadata"]["scrapbook"] == {"name": "k", "mime_prefix": "application/papermill.record/"}
-    assert kw["metadata"][i18n.METADATA_KEY] == {"text/plain": {"zh_CN": "'1 和 3'"}}
-    with pytest.raises(ValueError, match=r"glue_words\('k'\)"):
-        i18n.glue_words("k", lambda: "")

@@ -21,7 +21,8 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from attention_steps.plotting import BOOK_STYLE, PIXEL_RATIO, book_style, sharp_png
+from attention_steps.plotting import BOOK_STYLE, PIXEL_RATIO, book_style
+from attention_steps.png import sharp_png
 from conftest import HTML, TIMEOUT_MS
 
 # the English book and the Chinese edition (its figures drawn in Chinese, each with its own width)
@@ -53,7 +54,7 @@ def test_show_puts_the_displayed_width_and_the_alt_text_in_the_metadata(monkeypa
     import IPython.display
     import matplotlib.pyplot as plt
 
-    from attention_steps.plotting import show
+    from attention_steps.figures import show
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda data, **kw: shown.append((data, kw)))

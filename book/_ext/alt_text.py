@@ -3,7 +3,7 @@
 myst-nb takes an image's alt text only from static cell metadata
 (`mystnb: image: alt:`) and ignores the `alt` a cell puts in its output's
 metadata, e.g. `display(fig, metadata={"image/png": {"alt": ...}})`, which is
-what `attention_steps.plotting.show` does so alt text can name computed shapes and
+what `attention_steps.figures.show_figure` does so alt text can name computed shapes and
 values. This wraps myst-nb's image renderer to honour that too.
 """
 

@@ -13,7 +13,7 @@ the same execution cache. This extension gives both editions:
 - for a translated edition: the notebooks' outputs (images) written to the English
   build's _build/jupyter_execute, and a check that every notebook comes from the
   execution cache (``i18n_require_cached``): one execution serves both editions;
-- figures drawn in both languages in one execution (attention_steps.i18n.show_figure
+- figures drawn in both languages in one execution (book/editions.py, attention_steps.figures.show_figure
   puts the translated PNGs in the output's metadata): a translated edition shows
   its own language's PNG, with the same numbers, since it is the same figure;
 - a translated edition's launch buttons (Binder, Colab) open its own learner
@@ -111,13 +111,13 @@ def _config_inited(app, config) -> None:
 
 def _page_script_strings(app) -> None:
     """The words book/assets/book.js puts on the page (its tr("…") calls), in this edition's
-    language, from the core's catalogues: an inline script before it sets ATTENTION_STRINGS."""
+    language, from the production's catalogue (locale/<lang>/chrome.po): an inline script before it sets ATTENTION_STRINGS."""
     import json
 
     lang = app.config.language or "en"
     if lang == "en":
         return
-    from attention_steps.i18n import catalogue
+    from scripts.chrome import catalogue
 
     script = (ROOT / "book" / "assets" / "book.js").read_text(encoding="utf-8")
     wanted = set(re.findall(r'\btr\("((?:[^"\\]|\\.)*)"', script))
@@ -194,7 +194,7 @@ def _edition_language(document) -> str | None:
 
 def _patch_render_image() -> None:
     """A translated edition shows an output in its own language when the output carries it
-    (attention_steps.i18n.translation): the PNG drawn for its language with that language's
+    (editions.translation): the PNG drawn for its language with that language's
     alt text and width, and the text and HTML of the checker's feedback (exercises.Feedback)."""
     from myst_nb.core.render import NbElementRenderer
 
@@ -208,7 +208,7 @@ def _translated_output(original):
     """A renderer of one mime type that shows the output's translation for the edition's language."""
     from dataclasses import replace
 
-    from attention_steps.i18n import translation
+    from editions import translation
 
     def render(self, data):
         lang = _edition_language(self.renderer.document)
@@ -223,13 +223,13 @@ def _translated_output(original):
 
 
 def _patch_glue_words() -> None:
-    """A translated edition reads the phrases glued in its language (attention_steps.i18n.glue_words
+    """A translated edition reads the phrases glued in its language (editions.glue_words
     puts them in the output's metadata), in glue roles and directives alike."""
     from dataclasses import replace
 
     from myst_nb.ext.glue import directives, roles
 
-    from attention_steps.i18n import translation
+    from editions import translation
 
     original = roles.retrieve_glue_data
     if getattr(original, "_i18n", False):
@@ -250,7 +250,8 @@ def _patch_glue_words() -> None:
 def setup(app):
     import sys
 
-    sys.path.insert(0, str(ROOT / "book"))  # the core: its catalogues, and how an output carries its translations
+    sys.path.insert(0, str(ROOT / "book"))  # the core, and how an output carries its translations (editions)
+    sys.path.insert(0, str(ROOT))  # the production's words (scripts.chrome)
     app.add_config_value("i18n_require_cached", False, "env")
     # Sphinx does not see a change to an extension's code: this one's source and template are
     # part of the configuration, so a change to them rewrites every page (the switch is in each).

@@ -15,8 +15,8 @@ import re
 import sys
 from pathlib import Path, PurePosixPath
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # book/: attention_steps
-from attention_steps.i18n import _, language  # noqa: E402  (the words, in the page's language)
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository: scripts.chrome
+from scripts.chrome import _, language  # noqa: E402  (the words, in the page's language)
 
 _H1_END = re.compile(r"</h1>")
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ._validate import positive_int
 from .i18n import N_, _
-from .tables import markdown_table
+from .tables import Table, markdown_table
 
 # Bytes needed to store one number at each precision.
 PRECISIONS = {"FP32": 4, "FP16": 2, "BF16": 2, "FP8": 1}
@@ -154,7 +154,7 @@ def _non_negative(name: str, value) -> float:
     return value
 
 
-def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -> str:
+def table_markdown(rows: Iterable[MemoryRow], *, precision_name: str = "FP16") -> Table:
     """The memory table as a Markdown (MyST) table, as the chapters show it, its headers in the current
     language (attention_steps.i18n). Chapters 8 and 11."""
     rows = list(rows)
@@ -227,7 +227,7 @@ def crossover_length(d, *, output_projection: bool = True) -> float:
     return k * d / 2
 
 
-def stages_markdown(stages: Iterable[StageCost], *, products: bool = False) -> str:
+def stages_markdown(stages: Iterable[StageCost], *, products: bool = False) -> Table:
     """The per-stage costs as a Markdown table: stage, (product,) order, count to three significant figures. Chapter 8.
 
     Counts are multiply-adds, except the softmax's elementwise operations,

@@ -24,24 +24,14 @@ by Sphinx from locale/<lang>/LC_MESSAGES/book/*.po; see docs/chinese-edition.md)
 - JavaScript (the explorers) gets every language's strings at once in its data,
   ``for_javascript()``, and picks the page's language (``<html lang>``) or the
   kernel's (``lang``): the book's single execution serves both editions.
-- Figures: ``show_figure(build, alt)`` draws the figure once per language from the
-  same data (``build`` is called under each language) and displays the current
-  language's PNG with the others in the output's metadata; the Chinese edition of
-  the book shows the Chinese PNG (book/_ext/i18n_edition.py). Same execution, same
-  numbers, labels in each language.
-- Chinese text in matplotlib needs a CJK font: ``use_cjk_font()`` (run by plotting.use_book_style / book_style, not on import)
-  adds Noto Sans CJK SC (Debian's fonts-noto-cjk, installed by scripts/setup.sh) to
-  ``font.family`` after the book's font: matplotlib draws each glyph the first font
-  lacks with the next, so Latin text keeps its font and no Chinese glyph is a box.
+- Figures and their Chinese labels are attention_steps.figures' job (``show_figure``); how
+  one execution carries every language for the book's editions is the book's
+  (book/editions.py), not this package's.
 """
 
 from __future__ import annotations
 
-import base64
 import os
-import re
-import shutil
-import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -50,8 +40,9 @@ from pathlib import Path
 LANGUAGES = ("en", "zh_CN")
 ENV = "ATTENTION_LANG"
 LOCALE = Path(__file__).resolve().parent / "locale"
-METADATA_KEY = "attention_steps/i18n"  # read by book/_ext/i18n_edition.py
-CJK_FONT = "Noto Sans CJK SC"
+# where an output keeps what it says in the other languages (the checker's feedback here, the
+# book's figures and glued words in book/editions.py, which every edition reads)
+METADATA_KEY = "attention_steps/i18n"
 
 _current: list[str] = []
 
@@ -196,161 +187,3 @@ def N_(message: str) -> str:
 def for_javascript() -> dict:
     """Every language's translations for a front end, and the kernel's language."""
     return {"lang": current(), "strings": {lang: catalogue(lang) for lang in LANGUAGES if lang != "en"}}
-
-
-# ----------------------------------------------------------------------------- fonts
-def _cjk_font_files() -> list[str]:
-    """Noto Sans CJK's files (regular and bold), from Debian's path or fontconfig."""
-    folder = Path("/usr/share/fonts/opentype/noto")
-    if not (folder / "NotoSansCJK-Regular.ttc").exists() and shutil.which("fc-match"):
-        out = subprocess.run(
-            ["fc-match", "-f", "%{file}", f"{CJK_FONT}:lang=zh-cn"], capture_output=True, text=True, check=False
-        )
-        if out.returncode != 0 or "CJK" not in out.stdout:
-            return []
-        folder = Path(out.stdout.strip()).parent
-    return [str(p) for p in sorted(folder.glob("NotoSansCJK-*.tt[cf]"))]
-
-
-def use_cjk_font() -> bool:
-    """Let matplotlib draw Chinese: Noto Sans CJK SC as a fallback font. False if none is installed."""
-    import matplotlib
-    from matplotlib import font_manager
-
-    known = {getattr(f, "fname", "") for f in font_manager.fontManager.ttflist}
-    for path in _cjk_font_files():
-        if path not in known:
-            font_manager.fontManager.addfont(path)  # a .ttc adds every face, SC among them
-    if not any(f.name == CJK_FONT for f in font_manager.fontManager.ttflist):
-        return False
-    # Matplotlib falls back font by font along font.family (a generic family such as
-    # "sans-serif" counts as one font): the CJK font after the book's, for the glyphs it lacks.
-    family = matplotlib.rcParams["font.family"]
-    family = [family] if isinstance(family, str) else list(family)
-    if CJK_FONT not in family:
-        matplotlib.rcParams["font.family"] = [*family, CJK_FONT]
-    return True
-
-
-# ----------------------------------------------------------------------------- figures
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
-
-
-def cjk_mathtext(fig) -> None:
-    """Let a label that mixes maths and Chinese ("$d_k$ = 4（标准差 2.0）") draw its Chinese.
-
-    Matplotlib draws such a label with mathtext, which takes the words outside $…$ from
-    the label's first font only (no fallback along font.family): the book's font, which
-    has no Chinese, so every Chinese glyph would be a box. Those labels get the CJK font
-    first (it has Latin letters and digits too); the maths keeps mathtext's fonts, and
-    every other label its own font."""
-    from matplotlib.text import Text
-
-    for text in fig.findobj(Text):
-        s = text.get_text()
-        if "$" in s and _CJK.search(s):
-            text.set_fontfamily([CJK_FONT])
-
-
-def _png(fig) -> tuple[str, int]:
-    """The figure drawn sharp (png.sharp_png: twice its displayed width) and that width."""
-    from .png import sharp_png
-
-    png, width = sharp_png(fig)
-    return base64.b64encode(png).decode("ascii"), width
-
-
-def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> tuple[dict, dict]:
-    """Draw `build()` once per language; the display data and metadata for the current one.
-
-    `build` makes a matplotlib Figure from data already computed (call the core
-    outside it); `alt` is the alt text, or a function giving it in the current
-    language. Returns (data, metadata) for IPython.display.display(..., raw=True).
-    """
-    import matplotlib.pyplot as plt
-
-    use_cjk_font()  # the figures are drawn in Chinese too: a CJK fallback font
-    pngs: dict[str, str] = {}
-    widths: dict[str, int] = {}
-    alts: dict[str, str] = {}
-    for lang in LANGUAGES:
-        with language(lang):
-            fig = build()
-            cjk_mathtext(fig)
-            try:
-                pngs[lang], widths[lang] = _png(fig)
-            finally:
-                plt.close(fig)
-            alts[lang] = alt() if callable(alt) else alt
-    if not all(a and a.strip() for a in alts.values()):
-        raise ValueError("alt text must describe the figure for readers who cannot see it")
-    here = current()
-    others = {lang: pngs[lang] for lang in LANGUAGES if lang != here}
-    data = {"image/png": pngs[here], "text/plain": f"<Figure: {alts[here][:60]}>"}
-    metadata = {
-        "image/png": {"alt": alts[here], "width": widths[here]},
-        METADATA_KEY: {
-            "image/png": others,
-            "alt": {lang: alts[lang] for lang in LANGUAGES if lang != here},
-            "width": {lang: widths[lang] for lang in LANGUAGES if lang != here},
-        },
-    }
-    return data, metadata
-
-
-# The mime prefix of a glue record, as myst_nb.ext.glue.GLUE_PREFIX spells it (tests/test_i18n_core.py
-# checks they agree). Written out here because a learner's environment has the package, not myst-nb.
-GLUE_MIME_PREFIX = "application/papermill.record/"
-
-
-def glue_words(name: str, words: Callable[[], str]) -> None:
-    """Glue (myst-nb) a phrase said in every language: `words()` is called under each
-    language, the current one is the glued value (text/plain, as myst_nb.glue stores a
-    string), the others travel in the output's metadata, and the Chinese edition's glue
-    roles read theirs (book/_ext/i18n_glue.py). Numbers stay plain `glue(...)`."""
-    from IPython.display import display
-
-    said = {}
-    for lang in LANGUAGES:
-        with language(lang):
-            said[lang] = words()
-    if not all(isinstance(v, str) and v.strip() for v in said.values()):
-        raise ValueError(f"glue_words({name!r}): words() must give a non-empty string in every language, got {said}")
-    here = current()
-    display(
-        {GLUE_MIME_PREFIX + "text/plain": repr(said[here])},
-        raw=True,
-        metadata={
-            "scrapbook": {"name": name, "mime_prefix": GLUE_MIME_PREFIX},
-            METADATA_KEY: {"text/plain": {lang: repr(v) for lang, v in said.items() if lang != here}},
-        },
-    )
-
-
-def translation(metadata: dict, mime: str, lang: str) -> tuple[object, dict] | None:
-    """What an output said in every language shows in `lang`, for one mime type.
-
-    `metadata` is the output's (figure_bundle, glue_words and the checker's feedback put the
-    other languages under METADATA_KEY). Returns (content, the mime type's metadata to use:
-    alt text and displayed width for a figure), or None when the output has nothing for `lang`
-    (it is already in `lang`, or says the same in every language). One reading of the
-    metadata for every edition: the book's (book/_ext/i18n_edition.py) and the slides'
-    (scripts/translate_notebook.py)."""
-    said = (metadata or {}).get(METADATA_KEY) or {}
-    content = (said.get(mime) or {}).get(lang)
-    if content is None:
-        return None
-    extra = dict((metadata or {}).get(mime) or {})
-    for field in ("alt", "width"):  # a figure's alt text and displayed width in that language
-        value = (said.get(field) or {}).get(lang)
-        if value:
-            extra[field] = value
-    return content, extra
-
-
-def show_figure(build: Callable[[], object], alt: Callable[[], str] | str) -> None:
-    """Display a figure drawn in every language (see figure_bundle)."""
-    from IPython.display import display
-
-    data, metadata = figure_bundle(build, alt)
-    display(data, metadata=metadata, raw=True)

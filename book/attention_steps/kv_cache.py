@@ -30,7 +30,7 @@ from .costs import bytes_per_entry as _bytes_per_entry
 from .costs import format_bytes
 from .i18n import _
 from .multihead import join_columns, split_columns
-from .tables import markdown_table
+from .tables import Table, markdown_table
 
 
 def kv_cache_bytes(n, *, layers, kv_heads, d_k, bytes_per_entry=2) -> int:
@@ -121,7 +121,7 @@ def kv_cache_table(model: ModelShape, n, kv_heads: Iterable | None = None, bytes
     return rows
 
 
-def kv_cache_markdown(rows: Iterable[CacheRow]) -> str:
+def kv_cache_markdown(rows: Iterable[CacheRow]) -> Table:
     """The KV cache table as Markdown: scheme, key/value heads, per token, for n tokens, share of MHA (narrow: fits a phone).
     Its headers in the current language (attention_steps.i18n). Chapter 11."""
     rows = list(rows)

@@ -23,7 +23,7 @@ from . import i18n  # i18n._: this module's loops use _ as a name
 from ._validate import check_qkv, positive_int
 from .core import attend_by_stage
 from .costs import format_bytes
-from .tables import markdown_table
+from .tables import Table, markdown_table
 from .tiled import tiled_attention
 
 
@@ -130,7 +130,7 @@ def compare(n, d=64, block_size=256, seed=0, repeat: int = 3) -> Comparison:
     return Comparison(n=int(n), d=int(d), block_size=block_size, naive=naive, tiled=tiled, max_difference=difference)
 
 
-def comparison_markdown(rows: Iterable[Comparison]) -> str:
+def comparison_markdown(rows: Iterable[Comparison]) -> Table:
     """The comparisons as a Markdown table: time and peak memory of each, and the ratio of peaks, its
     headers in the current language (attention_steps.i18n). Chapter 11."""
     headers = [

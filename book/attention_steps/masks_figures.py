@@ -1,5 +1,9 @@
 """Chapter 9's figures (masks): a matrix with its masked cells greyed out, and which
-output rows move when a word changes."""
+output rows move when a word changes.
+
+The drawing functions return a matplotlib Figure; the `show_` ones are what the chapter
+calls, one line per figure: each draws its figure and says what it shows (the alt text, in
+the current language) from the same numbers (`figures.show_figure`)."""
 
 from __future__ import annotations
 
@@ -9,8 +13,10 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
+from .figures import show_figure
+from .i18n import _
 from .palette import CYCLE, DIVERGING, FIGURE, SEQUENTIAL
-from .plotting import label_matrix_axes, write_in_cell
+from .plotting import heatmap, label_matrix_axes, write_in_cell
 
 
 def masked_heatmap(
@@ -97,3 +103,72 @@ def attention_maps_side_by_side(maps: dict, tokens: Sequence[str], *, side: floa
             ax.tick_params(labelleft=False)
             ax.set_ylabel("")
     return fig
+
+
+# ----------------------------------------------------------------------------- the chapter's figures
+def show_causal_mask(M, tokens: Sequence[str]) -> None:
+    """The causal mask M (n, n) over `tokens` as 1s and 0s."""
+    tokens = list(tokens)
+    show_figure(
+        lambda: heatmap(np.asarray(M).astype(int), "M", row_labels=tokens, col_labels=tokens, fmt="{:.0f}"),
+        alt=lambda: _(
+            "The causal mask for the {n} tokens '{tokens}': 1 on and below "
+            "the diagonal, 0 above it; row i, counting from 1, has i ones."
+        ).format(n=len(tokens), tokens=" ".join(tokens)),
+    )
+
+
+def show_masked_scores(S_masked, M, tokens: Sequence[str], name: str = "S̃⁽³⁾") -> None:
+    """One head's masked scores S̃ (−∞ where M is False) over `tokens`, the masked cells greyed out."""
+    tokens, S_masked, M = list(tokens), np.asarray(S_masked), np.asarray(M, dtype=bool)
+    show_figure(
+        lambda: masked_heatmap(S_masked, M, name, row_labels=tokens, col_labels=tokens),
+        alt=lambda: _(
+            "The masked scores S-tilde of the broad head for '{tokens}': the scores on and "
+            "below the diagonal (between {low} and {high}), minus infinity above it."
+        ).format(tokens=" ".join(tokens), low=f"{S_masked[M].min():.2f}", high=f"{S_masked[M].max():.2f}"),
+    )
+
+
+def show_masked_weights(A_masked, M, tokens: Sequence[str], name: str = "A⁽³⁾") -> None:
+    """One head's masked weights A over `tokens`: the masked cells greyed out and marked 0."""
+    tokens, A_masked = list(tokens), np.asarray(A_masked)
+    show_figure(
+        lambda: masked_heatmap(
+            A_masked, M, name, row_labels=tokens, col_labels=tokens, masked_text="0", vmin=0, vmax=1
+        ),
+        alt=lambda: _(
+            "The masked weights A of the broad head: row 1 is [1], row 2 splits "
+            "{first} / {second}, row i spreads about evenly over its i "
+            "keys; every entry above the diagonal is exactly 0."
+        ).format(first=f"{A_masked[1, 0]:.2f}", second=f"{A_masked[1, 1]:.2f}"),
+    )
+
+
+def show_row_changes(change: dict, tokens: Sequence[str]) -> None:
+    """How much each output row y_i moves when 'tired' becomes 'wide': {"no mask": …, "causal mask": …}."""
+    show_figure(
+        lambda: change_bars(
+            {_("no mask"): change["no mask"], _("causal mask"): change["causal mask"]},
+            tokens,
+            xlabel=_("largest change in the row y_i"),
+            title=_("tired → wide: which rows of Y move?"),
+        ),
+        alt=lambda: _(
+            "Bars of the largest change in each output row when 'tired' becomes 'wide'. Without the mask "
+            "all {n} rows change (by {low} to {high}); with the causal mask only the last row changes."
+        ).format(n=len(tokens), low=f"{np.min(change['no mask']):.2f}", high=f"{np.max(change['no mask']):.2f}"),
+    )
+
+
+def show_head_with_and_without_mask(A_full, A_causal, tokens: Sequence[str]) -> None:
+    """Head 3's weights on the sentence without and with the causal mask, side by side."""
+    n = len(tokens)
+    show_figure(
+        lambda: attention_maps_side_by_side({_("head 3, no mask"): A_full, _("head 3, causal mask"): A_causal}, tokens),
+        alt=lambda: _(
+            "Head 3's weights A ({n} by {n}) on the sentence, without and with the causal mask. "
+            "Without it every weight is near 1/{n} = {uniform}; with it the upper triangle is 0, "
+            "the first row is 1 on 'the' and row i, counting from 1, is near 1/i."
+        ).format(n=n, uniform=f"{1 / n:.2f}"),
+    )

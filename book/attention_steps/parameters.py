@@ -15,7 +15,7 @@ import numpy as np
 
 from ._validate import as_matrix, positive_int
 from .i18n import N_, _
-from .tables import markdown_table
+from .tables import Table, markdown_table
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class ParameterCount:
             (N_("total"), "", self.total),
         ]
 
-    def as_markdown(self) -> str:
+    def as_markdown(self) -> Table:
         """The rows of `as_rows` as a Markdown table, counts with thousands separators; its words
         (headers, "biases", "total") in the current language (attention_steps.i18n)."""
         rows = [

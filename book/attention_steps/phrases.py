@@ -3,7 +3,7 @@
 A glued value is usually a number, the same in every edition. A few glued values are
 words that depend on a computed result ("exactly", or "to within 1e-16" if rounding
 ever shows), or lists ("1 and 3"). These functions say them in the current language
-(attention_steps.i18n), and ``i18n.glue_words`` glues them in every language at once,
+(attention_steps.i18n), and the book's ``glue_words`` (book/editions.py) glues them in every language at once,
 so each edition of the book reads its own words from the one execution.
 """
 

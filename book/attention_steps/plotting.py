@@ -1,10 +1,10 @@
 """The shared plotting base: the book's figure style, matrices as labelled heatmaps with
-their shapes, bars, growth curves, and `show` (a figure with its alt text).
+their shapes, bars and growth curves (attention_steps.figures shows them).
 
 Colours come from `attention_steps.palette` (Okabe–Ito, cividis, PuOr). The style is
 applied explicitly, never on import: a notebook calls `use_book_style()` once in its
 setup cell; a script or test can draw inside `with book_style():`. Every function
-returns the matplotlib Figure so a chapter can `glue` it or `show` it. Each chapter's
+returns the matplotlib Figure, which `figures.show_figure` shows. Each chapter's
 own figures live beside its topic module (`scaling_figures`, `heads_figures`, ...).
 """
 
@@ -18,8 +18,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from . import i18n  # translated labels
+from .figures import use_cjk_font
 from .palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
-from .png import PIXEL_RATIO, sharp_png  # noqa: F401  (sharp_png: the figures' one PNG writer, named here too)
+from .png import PIXEL_RATIO
 
 FIGURE_DPI = 110
 
@@ -41,12 +42,12 @@ def use_book_style() -> None:
     """Make the book's style matplotlib's defaults from now on (a notebook's setup cell calls it:
     figures are drawn when the cell's output is rendered, after any `with` block has ended)."""
     plt.rcParams.update(BOOK_STYLE)
-    i18n.use_cjk_font()  # Chinese labels: a CJK fallback after the book's font
+    use_cjk_font()  # Chinese labels: a CJK fallback after the book's font
     _sharp_inline_figures()
 
 
 def _sharp_inline_figures() -> None:
-    """A figure a cell displays without `show` (e.g. as its last value) is drawn at PIXEL_RATIO
+    """A figure a cell displays without `figures.show_figure` (e.g. as its last value) is drawn at PIXEL_RATIO
     too: IPython's "retina" format (twice figure.dpi, with the displayed width and height in the
     output's metadata). Nothing to do outside IPython."""
     try:
@@ -64,7 +65,7 @@ def _sharp_inline_figures() -> None:
 def book_style() -> Iterator[None]:
     """The book's style for the figures drawn (and saved) inside a `with` block only."""
     with plt.rc_context(BOOK_STYLE):
-        i18n.use_cjk_font()
+        use_cjk_font()
         yield
 
 
@@ -182,26 +183,6 @@ def weight_bars(weights, labels: Sequence[str], *, title: str = "", ax=None, hig
     for i, w in enumerate(weights):
         ax.text(i, w + 0.02, f"{w:.2f}", ha="center", fontsize=9)
     return ax.figure
-
-
-def show(fig, alt: str) -> None:
-    """Display `fig` with alt text (read by screen readers, shown if the image fails) and close it.
-
-    The picture is drawn at PIXEL_RATIO (`sharp_png`); its displayed width and the alt text
-    travel in the output's metadata, which myst-nb turns into the <img alt="..."
-    style="width: ...px"> of the built page (and the slides' template into the deck's).
-    Closing the figure stops Jupyter from drawing it a second time.
-    """
-    import base64
-
-    from IPython.display import display
-
-    if not alt or not alt.strip():
-        raise ValueError("alt text must describe the figure for readers who cannot see it")
-    png, width = sharp_png(fig)
-    plt.close(fig)
-    data = {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": f"<Figure: {alt[:60]}>"}
-    display(data, raw=True, metadata={"image/png": {"alt": alt, "width": width}})
 
 
 def attention_map(

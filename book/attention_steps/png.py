@@ -1,14 +1,14 @@
 """A figure as the PNG the book shows: drawn at twice the size it is displayed at.
 
-Its own module so that both the plotting base (`plotting.show`) and the bilingual figures
-(`i18n.figure_bundle`) use it without importing each other.
+Its own module so that the figures' display (`figures.show_figure`) and the plotting base
+(`plotting`) use it without importing each other.
 """
 
 from __future__ import annotations
 
 # A figure is displayed at figure.dpi CSS pixels per inch and drawn at PIXEL_RATIO times that
 # (savefig.dpi): sharp on a high-density screen and when a slide enlarges it on a projector.
-# `plotting.show` gives the page the displayed width, half the picture's.
+# `figures.show_figure` gives the page the displayed width, half the picture's.
 PIXEL_RATIO = 2
 
 

@@ -39,7 +39,7 @@ from ._validate import as_matrix, float_dtype, positive_int, same_size
 from .core import softmax
 from .costs import format_count
 from .i18n import _
-from .tables import markdown_table
+from .tables import Table, markdown_table
 
 
 # ----------------------------------------------------------------------------- sparse: strided
@@ -109,7 +109,7 @@ def sparse_attention(Q, K, V, stride=None) -> np.ndarray:
     return Z
 
 
-def sparse_markdown(ns) -> str:
+def sparse_markdown(ns) -> Table:
     """For each n (stride ⌊√n⌋): pairs the strided pattern keeps, against n√n and n², as a Markdown table
     (its headers in the current language, attention_steps.i18n). Chapter 11."""
     ns = [positive_int("n", n) for n in ns]

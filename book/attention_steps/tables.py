@@ -1,5 +1,8 @@
 """The one Markdown table writer: every table a chapter shows (memory, costs, KV cache,
-timings, sparsity, parameters, notation, the scaling chapters' tables) goes through it."""
+timings, sparsity, parameters, notation, the scaling chapters' tables) goes through it.
+
+A table is a `Table`: the Markdown text itself (a str), which a notebook shows as a table
+when it is a cell's last value (`_repr_markdown_`), with no display call around it."""
 
 from __future__ import annotations
 
@@ -8,9 +11,16 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 
+class Table(str):
+    """A Markdown table's text; shown as a table when a notebook cell ends with it."""
+
+    def _repr_markdown_(self) -> str:
+        return str(self)
+
+
 def markdown_table(
     headers: Sequence[str], rows: Iterable[Sequence], fmt: str = "{:.3g}", *, align: str | None = None
-) -> str:
+) -> Table:
     """A Markdown (MyST) table: a header row, the alignment row, then one row per item of `rows`. Every chapter's tables (chapters 3, 4, 7, 8 and 11).
 
     Floats are written with `fmt`, anything else with str (so a writer can pass text it
@@ -27,7 +37,7 @@ def markdown_table(
 
     lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---:" if a == "r" else "---" for a in align) + "|"]
     lines += ["| " + " | ".join(cell(x) for x in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return Table("\n".join(lines))
 
 
-__all__ = ["markdown_table"]
+__all__ = ["Table", "markdown_table"]

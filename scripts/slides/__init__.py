@@ -15,12 +15,12 @@ Every edition of the book has its decks: the English ones in the slides folder
 itself, another language's in a folder of its own named after it (`zh_CN/`), made from the
 same executed notebooks translated by scripts/translate_notebook.py. They share one vendor/
 folder. The words the scripts add (the course's title slide, "(continued)", the index page)
-come from the core's catalogues (book/attention_steps/locale/<lang>/pages.po) through `_`.
+come from the production's catalogue (locale/<lang>/chrome.po, scripts/chrome.py) through `_`.
 """
 
 from pathlib import Path
 
-from attention_steps.i18n import LANGUAGES, N_, _, language  # noqa: F401
+from scripts.chrome import LANGUAGES, N_, _, language  # noqa: F401
 
 HERE = Path(__file__).resolve().parent  # the template, the CSS and the index page live beside the code
 

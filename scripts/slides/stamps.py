@@ -31,7 +31,7 @@ def tooling_files() -> list[Path]:
 
 def translation_files(lang: str) -> list[Path]:
     """What a language's decks are translated with: the translator, the book's and the notes' catalogues,
-    the core's area catalogues (the words the scripts add); none for English.
+    the production's words (chrome.po) and the core's area catalogues; none for English.
 
     Not the modules' own catalogues (locale/<lang>/exercises/ch09.po): they hold only messages their
     module marks, which reach a deck through its notebook's execution, in the deck's own digest
@@ -41,6 +41,8 @@ def translation_files(lang: str) -> list[Path]:
     core = ROOT / "book" / "attention_steps" / "locale" / lang
     return [
         SCRIPTS / "translate_notebook.py",
+        SCRIPTS / "chrome.py",
+        ROOT / "locale" / lang / "chrome.po",
         *sorted((ROOT / "locale" / lang / "LC_MESSAGES").rglob("*.po")),
         *sorted(core.glob("*.po")),
     ]

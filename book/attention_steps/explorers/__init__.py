@@ -13,7 +13,7 @@ state for the current position. The book saves the widget's state in the page,
 so the controls keep working after the kernel is gone.
 
 Each function first shows a static figure of the default setting (`fallback.py`,
-drawn in every language by `i18n.show_figure`, so each edition of the book prints
+shown by `figures.show_figure` (the book draws it in every language), so each edition of the book prints
 its own) and then returns the widget, which the cell displays after it. The figure is
 what print and readers without JavaScript get; when the explorer's front end
 runs, its stylesheet hides the figure on screen (and hides the explorer in
@@ -29,6 +29,7 @@ import numpy as np
 from .. import heads as _heads
 from .. import i18n
 from .._validate import as_matrix, positive_int
+from ..figures import show_figure
 from ..scaling import STRATEGIES, saturation
 from ..sentence import HEAD_NAMES, sentence_trace
 from . import data, fallback
@@ -61,14 +62,14 @@ def _position(values, value, name: str) -> int:
 
 
 def _show(draw) -> None:
-    """Show the static figure `draw()` returns as (fig, alt), in every language (i18n.show_figure)."""
+    """Show the static figure `draw()` returns as (fig, alt) (figures.show_figure)."""
     alts: dict[str, str] = {}
 
     def build():
         fig, alts[i18n.current()] = draw()
         return fig
 
-    i18n.show_figure(build, alt=lambda: alts[i18n.current()])
+    show_figure(build, alt=lambda: alts[i18n.current()])
 
 
 def dk_explorer(

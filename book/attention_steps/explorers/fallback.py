@@ -2,8 +2,8 @@
 readers without JavaScript. Drawn from the same states the widgets show.
 
 Every word is in the current language (`_()`, attention_steps.i18n); the explorers
-draw each figure once per language (`i18n.show_figure`), so each edition of the book
-prints its own. The data's names (strategies, tokens) stay as the data has them,
+show each with `figures.show_figure`, which the book has draw it once per language, so each
+edition of the book prints its own. The data's names (strategies, tokens) stay as the data has them,
 the strategies' names translated like the explorer's switch."""
 
 from __future__ import annotations
