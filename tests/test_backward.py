@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+import reference
 from attention_steps import (
     causal_mask,
     concat_heads,
@@ -132,6 +133,20 @@ def test_scaled_dot_product_attention_backward_matches_finite_differences(shapes
     assert (dQ.shape, dK.shape, dV.shape) == (Q.shape, K.shape, V.shape)
     report = gradient_check(loss, dict(Q=Q, K=K, V=V), dict(Q=dQ, K=dK, V=dV))
     assert report.ok, report
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mask", [None, "causal", "random"])
+def test_one_head_backward_matches_the_loop_reference(seed, mask):
+    # tests/reference.py: the chain rule's per-token sums, in loops over plain lists
+    m = {None: None, "causal": causal_mask(4, 6), "random": random_mask(4, 6, seed=seed)}[mask]
+    Q, K, V, dZ = sdpa_problem(seed, [(4, 3), (6, 3), (6, 2)], m)
+    mine = scaled_dot_product_attention_backward(Q, K, V, dZ, mask=m)
+    loops = reference.attention_rows_backward(
+        Q.tolist(), K.tolist(), V.tolist(), dZ.tolist(), None if m is None else m.tolist()
+    )
+    for got, expected in zip(mine, loops, strict=True):
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-13)
 
 
 # ---------------------------------------------------------------- each stage against finite differences

@@ -62,8 +62,9 @@ def check_softmax_backward(A, dA, mask) -> tuple[np.ndarray, np.ndarray, np.ndar
     """A (..., n_k), softmax's output (weights >= 0, each row summing to 1, 0 where `mask` is False),
     dA of its shape, and the mask broadcast to A's shape as `keep` (None without one)."""
     A = as_matrix("A", A, min_ndim=1)
+    tol = 1e-3 if A.dtype == np.float32 else 1e-6  # the rounding of a row's sum in A's own dtype, with room
     A, dA = one_dtype(A, as_gradient("dA", dA, A.shape, "(..., n_q, n_k)"))
-    bad_rows = (np.abs(A.sum(axis=-1) - 1) > (1e-3 if A.dtype == np.float32 else 1e-6)) | (A < 0).any(axis=-1)
+    bad_rows = (np.abs(A.sum(axis=-1) - 1) > tol) | (A < 0).any(axis=-1)
     if bad_rows.any():
         row = tuple(np.argwhere(bad_rows)[0])
         raise ValueError(
