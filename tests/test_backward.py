@@ -104,6 +104,28 @@ def test_multi_head_backward_matches_finite_differences_on_random_shapes(seed, h
     assert report.ok, report
 
 
+def test_cross_attention_on_X_itself_splits_the_self_attention_gradient_of_X():
+    # X_kv=X: the same layer, but "X" is now the queries' share and "X_kv" the keys' and values'
+    X, _, W, dY, m = layer_problem(2, mask="causal")
+    self_grads = multi_head_attention_backward(X, *W, 2, dY, mask=m)
+    cross_grads = multi_head_attention_backward(X, *W, 2, dY, mask=m, X_kv=X)
+    np.testing.assert_allclose(cross_grads["X"] + cross_grads["X_kv"], self_grads["X"], rtol=1e-12, atol=1e-14)
+    for name in ("W_Q", "W_K", "W_V", "W_O"):
+        np.testing.assert_allclose(cross_grads[name], self_grads[name], rtol=1e-12, atol=1e-14)
+
+
+def test_a_mask_per_head_matches_finite_differences():
+    X, _, (W_Q, W_K, W_V, W_O), dY, _ = layer_problem(4)
+    per_head = np.stack([causal_mask(5), random_mask(5, 5, seed=1)])  # (h, n, n): head 2 masks its own way
+
+    def loss(X, W_Q, W_K, W_V, W_O):
+        return np.sum(multi_head_attention(X, W_Q, W_K, W_V, W_O, 2, mask=per_head)[0] * dY)
+
+    grads = multi_head_attention_backward(X, W_Q, W_K, W_V, W_O, 2, dY, mask=per_head)
+    report = gradient_check(loss, dict(X=X, W_Q=W_Q, W_K=W_K, W_V=W_V, W_O=W_O), grads)
+    assert report.ok, report
+
+
 def sdpa_problem(seed, shapes, mask=None):
     rng = np.random.default_rng(seed)
     Q, K, V = (rng.normal(size=s) for s in shapes)
