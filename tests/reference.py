@@ -5,6 +5,8 @@ products, no NumPy broadcasting), to check the core against.
     S_ij  = (Σ_t q_it k_jt) / √d_k
     a_ij  = exp(S_ij) / Σ_t exp(S_it)
     z_i   = Σ_j a_ij v_j
+
+and, for the backward (chapter 12), the chain rule's per-token sums (`attention_rows_backward`).
 """
 
 from __future__ import annotations
@@ -52,3 +54,25 @@ def multi_head(X, W_Q, W_K, W_V, W_O, h, X_kv=None):
         for i, z in enumerate(Z_r):
             Z_cat[i].extend(z)
     return matmul(Z_cat, W_O), heads_A
+
+
+def attention_rows_backward(Q, K, V, dZ, mask=None):
+    """Lists in, lists out: (dQ, dK, dV) for one head, from the per-token sums of the chain rule.
+
+    dv_j  = Σ_i a_ij dz_i                       (z_i = Σ_j a_ij v_j)
+    da_ij = dz_i · v_j
+    ds_ij = a_ij (da_ij − Σ_t a_it da_it)      (a_i = softmax(s_i); 0 where masked)
+    dq_i  = Σ_j ds_ij k_j / √d_k,   dk_j = Σ_i ds_ij q_i / √d_k
+    """
+    _, A = attention_rows(Q, K, V, mask)
+    d_k, n_q, n_k = len(Q[0]), len(Q), len(K)
+    dV = [[sum(A[i][j] * dZ[i][c] for i in range(n_q)) for c in range(len(V[0]))] for j in range(n_k)]
+    dA = [[dot(dZ[i], V[j]) for j in range(n_k)] for i in range(n_q)]
+    dS = []
+    for i in range(n_q):
+        through = sum(A[i][t] * dA[i][t] for t in range(n_k))
+        dS.append([A[i][j] * (dA[i][j] - through) for j in range(n_k)])
+    root = math.sqrt(d_k)
+    dQ = [[sum(dS[i][j] * K[j][c] for j in range(n_k)) / root for c in range(d_k)] for i in range(n_q)]
+    dK = [[sum(dS[i][j] * Q[i][c] for i in range(n_q)) / root for c in range(d_k)] for j in range(n_k)]
+    return dQ, dK, dV

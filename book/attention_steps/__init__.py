@@ -16,10 +16,37 @@ and the whole computation:
     permutation_equivariance(X, ...) reorder the tokens, see the outputs reorder alike (chapter 8)
     tiled_attention(Q, K, V, block_size, mask=None) -> Z   the same Z, block by block (chapter 11)
     causal_mask(n)            the decoder's mask: token i sees tokens 1 … i (chapter 9)
+
+and its backward (chapter 12): each stage's gradient, named after its forward, and the whole's:
+
+    projection_backward(X, W, dOut) -> (dX, dW)
+    scores_backward(Q, K, dQK_T) -> (dQ, dK)
+    scale_backward(dS, d_k) -> dQK_T
+    softmax_backward(A, dA, mask=None) -> dS      rows sum to 0; masked entries exactly 0
+    weighted_sum_backward(A, V, dZ) -> (dA, dV)
+    split_heads_backward(dM_heads) -> dM  ·  concat_heads_backward(dZ_cat, num_heads) -> dZ_heads
+    output_projection_backward(Z_cat, W_O, dY) -> (dZ_cat, dW_O)
+    scaled_dot_product_attention_backward(Q, K, V, dZ, mask=None) -> (dQ, dK, dV)
+    multi_head_attention_backward(X, W_Q, W_K, W_V, W_O, num_heads, dY, mask=None, X_kv=None) -> dict
+    gradient_check(f, inputs, grads, eps=1e-6, tol=1e-7) -> GradientCheck   against finite differences
+    numerical_gradient(f, x, eps=1e-6)            ∂f/∂x by central differences
 """
 
+from .backward import (
+    concat_heads_backward,
+    multi_head_attention_backward,
+    output_projection_backward,
+    projection_backward,
+    scale_backward,
+    scaled_dot_product_attention_backward,
+    scores_backward,
+    softmax_backward,
+    split_heads_backward,
+    weighted_sum_backward,
+)
 from .core import projection, scale, scaled_dot_product_attention, scores, softmax, softmax_naive, weighted_sum
 from .equivariance import Equivariance, permutation_equivariance
+from .gradcheck import GradientCheck, gradient_check, numerical_gradient
 from .masks import causal_mask
 from .multihead import Head, Trace, concat_heads, multi_head_attention, split_heads, trace_attention
 from .tiled import tiled_attention
@@ -44,4 +71,18 @@ __all__ = [
     "Equivariance",
     "causal_mask",
     "tiled_attention",
+    # the backward pass, stage by stage and whole, and its check (backward, gradcheck: chapter 12)
+    "projection_backward",
+    "scores_backward",
+    "scale_backward",
+    "softmax_backward",
+    "weighted_sum_backward",
+    "split_heads_backward",
+    "concat_heads_backward",
+    "output_projection_backward",
+    "scaled_dot_product_attention_backward",
+    "multi_head_attention_backward",
+    "gradient_check",
+    "GradientCheck",
+    "numerical_gradient",
 ]

@@ -122,7 +122,7 @@ def as_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
         ) from None
     empty = ~out.any(axis=-1)
     if empty.any():
-        where = tuple(int(i) for i in np.argwhere(empty)[0])
+        where = tuple(int(i) for i in np.argwhere(empty)[0]) or (0,)  # (0,): the one row of a 1-D mask
         raise ValueError(
             f"mask lets the query at index {where[-1]} (token {where[-1] + 1} counting from 1"
             + (f", batch index {where[:-1]}" if len(where) > 1 else "")
