@@ -1,4 +1,4 @@
-"""Build the learner edition: the book's notebooks as plain Jupyter notebooks (issue 10).
+"""Build the learner edition: the book's notebooks as plain Jupyter notebooks.
 
     .venv/bin/python -m scripts.build_learner            # every notebook in _toc.yml
     .venv/bin/python -m scripts.build_learner --force    # rebuild them all
@@ -25,7 +25,7 @@ Markdown by the module shared with the slides (scripts/myst_convert.py):
 - a Markdown note after the title cell says once that the numbers in the text are the book's,
   computed when it was built, and that the code cells compute them again.
 
-Every edition of the book has its learner notebooks (issue 21). `--lang zh_CN` makes the Chinese
+Every edition of the book has its learner notebooks. `--lang zh_CN` makes the Chinese
 ones from the same executed notebooks, translated before they are converted by
 scripts/translate_notebook.py (as the Chinese decks are; a message with no translation stops the
 build); the outputs carry their other languages (figures, glued words, the checker's feedback), so
@@ -319,7 +319,7 @@ def only_glue(source: str) -> bool:
     return bool(statements) and all(isinstance(s, ast.Assert) or glues(s) for s in statements)
 
 
-# --------------------------------------------------------------------------- another language (issue 21)
+# --------------------------------------------------------------------------- another language
 def in_language(nb, lang: str, stem: str):
     """The executed notebook in `lang`, translated as the Chinese decks are; stops on an untranslated message."""
     return translated(nb, lang, stem, "build_learner")

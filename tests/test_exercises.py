@@ -1,4 +1,4 @@
-"""Every registered exercise, whatever its chapter (issue 10, "Exercises that teach"):
+"""Every registered exercise, whatever its chapter ("exercises that teach"):
 
 - the core's answer passes; an unanswered cell says so;
 - every listed common mistake is named when a learner makes it, and the issue's list of typical
@@ -8,7 +8,7 @@
   feedback's text does not depend on the expected value beyond a direction (too big, too small);
 - a learner's changed example is noticed and used;
 - strings, booleans, ragged lists, a float id, an unknown id or keyword get a message that helps;
-- in Chinese (i18n, issue 11) every line is Chinese and still never shows the expected value: the
+- in Chinese (i18n) every line is Chinese and still never shows the expected value: the
   tests that look for the answer in the feedback run in both languages.
 """
 
@@ -508,7 +508,7 @@ def test_ch01_02_a_wrong_entry_is_named(exercise, data):
         where = NAMES[exercise]
     if "the answer you get when you" in str(feedback):  # a wrong entry that is also a common mistake: named
         return
-    direction = "too big" if delta > 0 else "too small"  # never the expected value (issue 10)
+    direction = "too big" if delta > 0 else "too small"  # never the expected value
     assert f"{where} is" in str(feedback), str(feedback)
     assert direction in str(feedback) or "wrong sign" in str(feedback), str(feedback)
     assert "Hint:" in str(feedback)
@@ -649,7 +649,7 @@ def test_ch11_1_forgetting_to_rescale_is_caught():
     assert not feedback.ok and "without rescaling the old ℓ" in str(feedback)
 
 
-# ------------------------------------------------------------------ in Chinese (i18n, issue 11)
+# ------------------------------------------------------------------ in Chinese (i18n)
 def chinese_lines(feedback) -> list[str]:
     """The feedback's lines that are not Chinese (each should be: a word of Chinese at least)."""
     return [line for line in feedback.lines if not CJK.search(line)]
@@ -717,7 +717,7 @@ def test_the_language_is_read_when_the_feedback_is_made_not_at_import(monkeypatc
     assert f"Hint: {hint}" in str(check("6.1", 1))
 
 
-# ------------------------------------------------------------------ issue 10's review
+# ------------------------------------------------------------------ what a learner's review found
 def test_6_4_a_layer_rebuilt_with_2_heads_is_the_books_example():
     """6.4 asks to split the toy layer into 2 heads: small_layer(num_heads=2) has the same matrices."""
     from attention_steps.heads import small_layer
@@ -772,7 +772,7 @@ def test_feedback_carries_every_language_for_the_books_editions():
         )
 
 
-# ------------------------------------------------------------------ issue 21's review: the checker's wording
+# ------------------------------------------------------------------ the checker's wording
 @pytest.mark.parametrize(
     ("shape", "words"),
     [
@@ -912,7 +912,7 @@ def test_a_weight_outside_0_1_is_told_the_range(exercise_id):
     assert "between 0 and 1" not in str(check(exercise_id, inside))
 
 
-# ------------------------------------------------------------------ issue 21's review: hints grow with the tries
+# ------------------------------------------------------------------ hints grow with the tries
 def _one_entry_off(exercise_id):
     wrong = np.array(solution(exercise_id), dtype=float)
     wrong.flat[-1] += 0.3
@@ -972,7 +972,7 @@ def test_a_fresh_kernel_starts_with_no_tries():
 
 
 def test_the_chinese_names_a_mistake_in_a_whole_sentence():
-    """Issue 21: "不对：这正是这样做得到的答案：…" was not Chinese one would write."""
+    """"不对：这正是这样做得到的答案：…" was not Chinese one would write."""
     from attention_steps.exercises.ch09 import EX1_S
 
     with language("zh_CN"):

@@ -200,7 +200,7 @@ def test_explorers_name_a_bad_argument_and_what_is_allowed(call, error, words):
 
 
 def test_heads_explorer_refuses_a_bad_d_model_before_computing(monkeypatch):
-    """heads_explorer(4, d_model=12) complained about num_heads=8 from deep inside the states (issue 21)."""
+    """heads_explorer(4, d_model=12) complained about num_heads=8 from deep inside the states."""
 
     def computed(*args, **kwargs):
         raise AssertionError("the states were computed before the arguments were checked")

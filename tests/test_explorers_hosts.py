@@ -1,4 +1,4 @@
-"""The explorers at home in the hosts a learner opens notebooks in (issue 10, item 4).
+"""The explorers at home in the hosts a learner opens notebooks in.
 
 - In a real JupyterLab (the venv's, started here on a free port with a token, in a
   temporary folder holding a small notebook that shows each explorer with the book's

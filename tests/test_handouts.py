@@ -1,6 +1,6 @@
 """The PDF handouts, read back with poppler-utils (pdftotext, pdfimages, pdffonts) and pypdf.
 
-Issue 13: page counts said nothing while handouts printed "Chapter 2 ended with the raw scores
+Page counts alone said nothing while handouts once printed "Chapter 2 ended with the raw scores
 . ... divides every score by ." (MathJax not done), lost chapter 6's four-head figure to a blank
 page, cut chapter 9's mask figure and ended every handout with a blank page. So these tests
 read each handout against the deck it was printed from (`_build/slides/NAME.html`, one page
@@ -322,7 +322,7 @@ def test_every_figure_of_the_deck_is_whole_on_its_page(deck):
 
 @pytest.mark.parametrize("deck", DECKS)
 def test_figures_are_sized_for_the_page(deck):
-    """Issue 13: figures printed at screen size in the top half of the page. On every page with a
+    """Figures once printed at screen size in the top half of the page. On every page with a
     figure, the figure spans the page's width or the slide reaches down the page."""
     from pypdf import PdfReader
 

@@ -101,7 +101,7 @@ def first_cells(lang: str) -> int:
 
 def said(message: str, lang: str) -> str:
     """A message of build_learner's in `lang`."""
-    from attention_steps.i18n import _, language
+    from scripts.chrome import _, language
 
     with language(lang):
         return _(message)
@@ -539,7 +539,7 @@ def test_a_message_with_no_translation_stops_the_chinese_build_naming_it():
 def small_book_notebook():
     nb = nbformat.v4.new_notebook()
     glue_cell = nbformat.v4.new_code_cell(
-        'from myst_nb import glue\nglue("n", 42, display=False)', metadata={"tags": ["remove-cell"]}
+        'from editions import glue\nglue("n", 42, display=False)', metadata={"tags": ["remove-cell"]}
     )
     glue_cell.outputs = [
         nbformat.v4.new_output(
@@ -591,7 +591,7 @@ def test_conversion_of_a_small_notebook():
     assert len(md) == 3, "the notes cell is gone"
     assert "install" in code[0].metadata["tags"] and '"-m", "pip", "install", "-q", PACKAGE' in code[0].source
     assert code[1].outputs == [] and code[1].metadata["jupyter"]["source_hidden"]
-    assert "from myst_nb" not in code[1].source and "def glue(" in code[1].source
+    assert "from editions" not in code[1].source and "def glue(" in code[1].source
     assert len(code) == 3, "the cell that only glued the equation is left out: the text shows it"
     assert [o.output_type for o in code[2].outputs] == ["display_data"], "stderr dropped, the figure kept"
     nbformat.validate(out)
@@ -810,7 +810,7 @@ def raised(nb) -> list[tuple[int, str, str]]:
 
 
 def test_chapter_8_runs_green_with_the_reviews_sentence(tmp_path):
-    """Issue 21: "The dog didn't cross the road because it was too tired." stopped a hidden cell with
+    """"The dog didn't cross the road because it was too tired." once stopped a hidden cell with
     `'animal' is not in list`. Its words are known now and the hidden cells follow "it" to the
     sentence's own animate noun and place: every cell runs."""
     nb, changed, error = run_chapter_8_with("The dog didn't cross the road because it was too tired.", tmp_path)

@@ -1,4 +1,4 @@
-"""The learner notebooks in a real JupyterLab (issue 10), driven by headless Chromium.
+"""The learner notebooks in a real JupyterLab, driven by headless Chromium.
 
 A JupyterLab server (the venv's) is started on a free port in a temporary folder holding the
 learner edition as the `learner` branch lays it out (book/NN.ipynb beside book/attention_steps/).

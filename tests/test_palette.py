@@ -162,6 +162,19 @@ def test_every_colour_the_slides_name_has_a_value():
         assert used(text) <= defined(text), f"{name}: var(--ase-…) with no value: {used(text) - defined(text)}"
 
 
+def test_every_colour_the_book_pages_name_has_a_value():
+    """The pages' own style sheets (book/assets/book.css, the language switch's) may name the palette's colours
+    only as the explorers' style sheet defines them (`palette.css_variables`, which every page with an explorer
+    loads): a colour renamed in palette.py fails here, not silently on the page."""
+    from conftest import BOOK
+
+    css = widgets.stylesheet()
+    for sheet in [BOOK / "assets" / "book.css", *sorted((BOOK / "_ext" / "static").glob("*.css"))]:
+        text = sheet.read_text(encoding="utf-8")
+        assert used(text) <= defined(css), f"{sheet.name}: var(--ase-…) the palette does not define: {used(text) - defined(css)}"
+    assert used("a { color: var(--ase-blue) }") == {"blue"}  # the scan sees a use
+
+
 # A colour value: #rgb, #rgba, #rrggbb, #rrggbbaa, or rgb()/rgba() with numbers.
 COLOUR = re.compile(r"(?<![\w&#])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3,4})(?![\w-])|\brgba?\(\s*[\d.][^)]*\)")
 # The values allowed outside palette.py, each with its reason.

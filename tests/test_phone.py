@@ -1,6 +1,6 @@
 """The book on a phone (375 px wide), in Chromium with every other host blocked.
 
-Issue 13: on a phone chapter 3's histogram legend and four-panel figure and chapter 6's head
+On a phone, chapter 3's histogram legend and four-panel figure and chapter 6's head
 maps were unreadable, and chapter 6's concat equation ran off the right edge. So:
 
 - no element of any page reaches past the right edge of the screen, unless it sits in a box

@@ -18,7 +18,7 @@ BOOK = Path(__file__).resolve().parent.parent / "book"
 
 
 def test_importing_the_figures_leaves_matplotlib_settings_alone():
-    # Issue 12: importing the old figures.py changed matplotlib's global settings.
+    # Importing the plotting module must not change matplotlib's global settings (it once did).
     code = (
         "import matplotlib; before = dict(matplotlib.rcParams); "
         "import attention_steps.plotting, attention_steps.heads_figures, attention_steps.scaling_figures, "

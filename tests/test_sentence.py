@@ -188,7 +188,7 @@ def test_wide_is_a_word_of_the_layer_with_no_feature():
     np.testing.assert_array_equal(np.delete(X, tokens.index("wide"), axis=0), np.delete(embed(tokenize()), -1, axis=0))
 
 
-CHANGED = "The dog didn't cross the road because it was too tired."  # the review's sentence (issue 21)
+CHANGED = "The dog didn't cross the road because it was too tired."  # a learner's own sentence, with other words
 
 
 def test_referents_follow_the_sentence():

@@ -1,4 +1,4 @@
-"""Figures drawn sharp and laid out for a 16:9 slide (issue 13).
+"""Figures drawn sharp and laid out for a 16:9 slide.
 
 - Every figure PNG is drawn at PIXEL_RATIO (2) times the width it is displayed at: the picture
   has twice the pixels of the width the page, the deck and the handout give it (on the book's

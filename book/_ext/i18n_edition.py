@@ -1,4 +1,4 @@
-"""The book in two languages from one source (issue 11).
+"""The book in two languages from one source.
 
 The English book is built into _build/html/, the Chinese one (language=zh_CN,
 scripts/build_lang.py) into _build/html/zh_CN/, both from the same notebooks and

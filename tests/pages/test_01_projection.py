@@ -92,6 +92,6 @@ def test_numbers_in_chapter_1_notes():
 
 
 def test_exercise_1_3_names_one_heads_matrices_with_r():
-    # Issue 9 item 8: a bare W_Q is the whole layer; one head of a multi-head model has W_Q^(r).
+    # A bare W_Q is the whole layer; one head of a multi-head model has W_Q^(r).
     text = next(cell for cell in prose("01_projection") if "**Exercise 1.3.**" in cell)
     assert "$W_Q^{(r)}$" in text and "$W_V^{(r)}$" in text and "$W_Q$, $W_K$" not in text

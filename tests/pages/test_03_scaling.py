@@ -53,7 +53,7 @@ def test_chapter_3_uses_the_sweep_this_file_checks():
 
 
 def test_chapter_3_old_gradient_claims_are_gone():
-    """Issue 9: "passes back a gradient 2.3× smaller" (backwards at d_k = 64), "÷ d_k: safe gradient
+    """Once wrong: "passes back a gradient 2.3× smaller" (backwards at d_k = 64), "÷ d_k: safe gradient
     through softmax" (÷d_k passes back the smallest), and "no other is the right divisor" stated
     without its assumptions."""
     everything = "\n".join(prose("03_scaling") + note_cells("03_scaling"))
