@@ -972,7 +972,7 @@ def test_a_fresh_kernel_starts_with_no_tries():
 
 
 def test_the_chinese_names_a_mistake_in_a_whole_sentence():
-    """"不对：这正是这样做得到的答案：…" was not Chinese one would write."""
+    """ "不对：这正是这样做得到的答案：…" was not Chinese one would write."""
     from attention_steps.exercises.ch09 import EX1_S
 
     with language("zh_CN"):

@@ -810,7 +810,7 @@ def raised(nb) -> list[tuple[int, str, str]]:
 
 
 def test_chapter_8_runs_green_with_the_reviews_sentence(tmp_path):
-    """"The dog didn't cross the road because it was too tired." once stopped a hidden cell with
+    """ "The dog didn't cross the road because it was too tired." once stopped a hidden cell with
     `'animal' is not in list`. Its words are known now and the hidden cells follow "it" to the
     sentence's own animate noun and place: every cell runs."""
     nb, changed, error = run_chapter_8_with("The dog didn't cross the road because it was too tired.", tmp_path)

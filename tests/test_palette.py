@@ -171,7 +171,9 @@ def test_every_colour_the_book_pages_name_has_a_value():
     css = widgets.stylesheet()
     for sheet in [BOOK / "assets" / "book.css", *sorted((BOOK / "_ext" / "static").glob("*.css"))]:
         text = sheet.read_text(encoding="utf-8")
-        assert used(text) <= defined(css), f"{sheet.name}: var(--ase-…) the palette does not define: {used(text) - defined(css)}"
+        assert used(text) <= defined(css), (
+            f"{sheet.name}: var(--ase-…) the palette does not define: {used(text) - defined(css)}"
+        )
     assert used("a { color: var(--ase-blue) }") == {"blue"}  # the scan sees a use
 
 
