@@ -5,7 +5,7 @@
     .venv/bin/python -m scripts.notebook_deps --list     # each notebook's modules and data files
 
 The book's execution cache (jupyter-cache, used by myst-nb) matches a notebook
-by its code cells only: it cannot see that `attention_steps/plotting.py` changed
+by its code cells only: it cannot see that `attention_steps/figures/plotting.py` changed
 under a notebook that imports it, and Sphinx re-reads a page only when its
 own file changed. So before each build this script works out, for every
 notebook of the book, the files of the `attention_steps` package it runs (and the modules
@@ -186,7 +186,7 @@ class Package:
                     continue
                 found |= self.with_parents(base)
                 for alias in node.names:
-                    if f"{base}.{alias.name}" in self.files:  # `from attention_steps import scaling_figures`
+                    if f"{base}.{alias.name}" in self.files:  # `from attention_steps.figures import scaling`
                         found.add(f"{base}.{alias.name}")
         return found
 

@@ -11,8 +11,8 @@ import pytest
 
 import editions
 from attention_steps import figures, i18n, phrases
+from attention_steps.figures.plotting import weight_bars
 from attention_steps.i18n import _
-from attention_steps.plotting import weight_bars
 from conftest import BOOK
 
 matplotlib.use("Agg")

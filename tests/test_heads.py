@@ -125,7 +125,7 @@ def test_head_figures_number_columns_and_rows_from_one_like_the_text():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from attention_steps.heads_figures import head_bands, stacked_parts
+    from attention_steps.figures.heads import head_bands, stacked_parts
 
     layer = small_layer()
     Q = layer.X @ layer.W_Q

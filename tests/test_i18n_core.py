@@ -10,8 +10,8 @@ import matplotlib
 import pytest
 
 from attention_steps import figures, i18n
+from attention_steps.figures.plotting import weight_bars
 from attention_steps.i18n import _, for_javascript, language, read_po
-from attention_steps.plotting import weight_bars
 from conftest import BOOK
 
 matplotlib.use("Agg")

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from attention_steps import causal_mask, multi_head_attention, scaled_dot_product_attention
 from attention_steps.costs import attention_bytes, format_bytes
+from attention_steps.figures.longcontext import mask_pattern, weights_side_by_side
 from attention_steps.kv_cache import (
     SEVEN_B,
     ModelShape,
@@ -22,7 +23,6 @@ from attention_steps.kv_cache import (
     kv_cache_table,
 )
 from attention_steps.longcontext import _naive_Z, peak_bytes, random_qkv
-from attention_steps.longcontext_figures import mask_pattern, weights_side_by_side
 from attention_steps.sparse_linear import (
     default_stride,
     elu_plus_one,

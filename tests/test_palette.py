@@ -49,8 +49,8 @@ def test_the_static_explorer_figure_draws_each_strategy_in_its_colour():
 
 
 def test_the_chapter_3_figure_draws_each_strategy_in_its_colour():
+    from attention_steps.figures.scaling import strategy_curves
     from attention_steps.scaling import strategy_sweep
-    from attention_steps.scaling_figures import strategy_curves
 
     fig = strategy_curves(strategy_sweep([1, 4], n_queries=20), n_keys=8)
     drawn = {line.get_label(): matplotlib.colors.to_hex(line.get_color()).upper() for line in fig.axes[0].lines}

@@ -86,7 +86,7 @@ def smallest_label_px() -> float:
     PIXEL_RATIO times the figure.dpi they are displayed at)."""
     import matplotlib
 
-    from attention_steps.plotting import use_book_style
+    from attention_steps.figures.plotting import use_book_style
 
     use_book_style()
 

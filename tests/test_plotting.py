@@ -11,8 +11,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from attention_steps.heads_figures import heads_heatmaps, weight_label  # noqa: E402
-from attention_steps.plotting import BOOK_STYLE, attention_map, book_style, heatmap  # noqa: E402
+from attention_steps.figures.heads import heads_heatmaps, weight_label  # noqa: E402
+from attention_steps.figures.plotting import BOOK_STYLE, attention_map, book_style, heatmap  # noqa: E402
 
 BOOK = Path(__file__).resolve().parent.parent / "book"
 
@@ -21,9 +21,9 @@ def test_importing_the_figures_leaves_matplotlib_settings_alone():
     # Importing the plotting module must not change matplotlib's global settings (it once did).
     code = (
         "import matplotlib; before = dict(matplotlib.rcParams); "
-        "import attention_steps.plotting, attention_steps.heads_figures, attention_steps.scaling_figures, "
-        "attention_steps.mixing_figures, attention_steps.masks_figures, attention_steps.projection_figures, "
-        "attention_steps.longcontext_figures, attention_steps.explorers; "
+        "import attention_steps.figures.plotting, attention_steps.figures.heads, attention_steps.figures.scaling, "
+        "attention_steps.figures.mixing, attention_steps.figures.masks, attention_steps.figures.projection, "
+        "attention_steps.figures.longcontext, attention_steps.explorers; "
         "changed = [k for k, v in matplotlib.rcParams.items() if before[k] != v]; print(changed); "
         "assert not changed"
     )

@@ -17,14 +17,12 @@ from attention_steps.sentence import (
     embed,
     positional_encoding,
     referents,
-    reorder_words,
     sentence_trace,
-    shuffled_words_change,
     strongest_link,
     tokenize,
     weights,
-    without_position,
 )
+from attention_steps.word_order import reorder_words, shuffled_words_change, without_position
 from conftest import assert_raises_naming
 from reference import multi_head as reference_multi_head
 

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from attention_steps.plotting import BOOK_STYLE, PIXEL_RATIO, book_style
-from attention_steps.png import sharp_png
+from attention_steps.figures.plotting import BOOK_STYLE, PIXEL_RATIO, book_style
+from attention_steps.figures.png import sharp_png
 from conftest import HTML, TIMEOUT_MS
 
 # the English book and the Chinese edition (its figures drawn in Chinese, each with its own width)
@@ -77,7 +77,7 @@ def _smallest_font_pt(fig) -> float:
 
 def ch6_heads():
     """Chapter 6's head maps as the chapter draws them (its sentence, one map per head)."""
-    from attention_steps.heads_figures import heads_heatmaps
+    from attention_steps.figures.heads import heads_heatmaps
 
     A = np.random.default_rng(0).dirichlet(np.full(6, 0.3), size=(4, 6))  # some weights < 0.05: the footnote
     return heads_heatmaps(A, ["The", "animal", "didn't", "cross", "the", "street"])
@@ -85,7 +85,7 @@ def ch6_heads():
 
 def ch9_maps():
     """Chapter 9's head 3 without and with the causal mask, as the chapter draws them."""
-    from attention_steps.masks_figures import attention_maps_side_by_side
+    from attention_steps.figures.masks import attention_maps_side_by_side
     from attention_steps.sentence import tokenize
 
     tokens = tokenize()

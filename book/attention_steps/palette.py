@@ -4,7 +4,7 @@ Colour-blind-safe throughout: categorical colours are the Okabe–Ito palette, t
 sequential map (weights, probabilities 0 … 1) is cividis and the diverging map
 (signed values: scores, projections) is PuOr. A scaling strategy, a head and a
 token keep one colour everywhere: in the matplotlib figures (`plotting` and the
-`*_figures` modules), in the explorers (their data names the colours of
+`figures/` modules), in the explorers (their data names the colours of
 `strategy_styles` and `head_colours`; their stylesheet gets the values from
 `css_variables`, with two colours a shade darker on a light page for contrast), in
 the slides (`scripts/slides` puts `css_variables` in front of `slides.css`) and in

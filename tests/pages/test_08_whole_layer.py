@@ -17,11 +17,10 @@ from attention_steps.sentence import (
     NUM_HEADS,
     embed,
     sentence_trace,
-    shuffled_words_change,
     tokenize,
     weights,
-    without_position,
 )
+from attention_steps.word_order import shuffled_words_change, without_position
 from reader import page, source
 
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)

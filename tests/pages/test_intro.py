@@ -29,8 +29,8 @@ def test_intro_does_not_credit_the_transformer_with_inventing_self_attention():
 def test_pipeline_diagram_labels_one_heads_symbols_with_r():
     # inside the dashed "one head r" frame every symbol is head r's (the notation convention);
     # the diagram once showed Q = XW_Q (all heads, by the convention) with shape n × d_k
-    from attention_steps.projection_figures import PIPELINE_BOXES as _PIPELINE
-    from attention_steps.projection_figures import pipeline_diagram
+    from attention_steps.figures.projection import PIPELINE_BOXES as _PIPELINE
+    from attention_steps.figures.projection import pipeline_diagram
 
     for key in ("Q", "K", "V", "QK", "S", "A", "Z"):
         assert "^{(r)}" in _PIPELINE[key][2], key

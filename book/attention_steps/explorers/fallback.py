@@ -11,9 +11,9 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..figures.plotting import weight_bars
 from ..i18n import _
 from ..palette import OKABE_ITO, SEQUENTIAL, STRATEGY_STYLES
-from ..plotting import weight_bars
 
 
 def dk_figure(data: dict, d_k_index: int, strategy: str):

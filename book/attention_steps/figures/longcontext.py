@@ -7,9 +7,9 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from ._validate import as_matrix
-from .i18n import _
-from .palette import FIGURE, OKABE_ITO
+from .._validate import as_matrix
+from ..i18n import _
+from ..palette import FIGURE, OKABE_ITO
 from .plotting import heatmap
 
 

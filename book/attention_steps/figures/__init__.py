@@ -1,6 +1,6 @@
 """Showing a figure: the one call a notebook makes, `show_figure(build, alt)`.
 
-The teaching layer's figure functions (`scaling_figures`, `masks_figures`, ...) draw a
+The teaching layer's figure modules beside this one (`figures.scaling`, `figures.masks`, ...) draw a
 matplotlib Figure from numbers the core computed; this module puts it on screen:
 
 - ``show_figure(build, alt)`` calls ``build()`` (it returns the Figure) and shows it with

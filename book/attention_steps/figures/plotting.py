@@ -5,7 +5,7 @@ Colours come from `attention_steps.palette` (Okabe–Ito, cividis, PuOr). The st
 applied explicitly, never on import: a notebook calls `use_book_style()` once in its
 setup cell; a script or test can draw inside `with book_style():`. Every function
 returns the matplotlib Figure, which `figures.show_figure` shows. Each chapter's
-own figures live beside its topic module (`scaling_figures`, `heads_figures`, ...).
+own figures live in this folder, named after its topic (`figures.scaling`, `figures.heads`, ...).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from . import i18n  # translated labels
-from .figures import use_cjk_font
-from .palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
+from .. import i18n  # translated labels
+from ..palette import CYCLE, DIVERGING, OKABE_ITO, SEQUENTIAL
+from . import use_cjk_font
 from .png import PIXEL_RATIO
 
 FIGURE_DPI = 110

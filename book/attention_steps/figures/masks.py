@@ -13,9 +13,9 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .figures import show_figure
-from .i18n import _
-from .palette import CYCLE, DIVERGING, FIGURE, SEQUENTIAL
+from ..i18n import _
+from ..palette import CYCLE, DIVERGING, FIGURE, SEQUENTIAL
+from . import show_figure
 from .plotting import heatmap, label_matrix_axes, write_in_cell
 
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .i18n import _
-from .palette import OKABE_ITO, STRATEGY_STYLES
-from .scaling import Saturation, VarianceEstimate
-from .tables import markdown_table  # noqa: F401 (the chapters call sf.markdown_table)
+from ..i18n import _
+from ..palette import OKABE_ITO, STRATEGY_STYLES
+from ..scaling import Saturation, VarianceEstimate
+from ..tables import markdown_table  # noqa: F401 (the chapters call sf.markdown_table)
 
 
 def score_spread(samples: dict[int, np.ndarray]):

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .i18n import _
-from .palette import CYCLE, OKABE_ITO, SEQUENTIAL
+from ..i18n import _
+from ..palette import CYCLE, OKABE_ITO, SEQUENTIAL
 from .plotting import heatmap, stacked_bars
 
 

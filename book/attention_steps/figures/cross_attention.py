@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .examples import feature_labels
-from .figures import show_figure
-from .i18n import _
+from ..examples import feature_labels
+from ..i18n import _
+from . import show_figure
 from .plotting import heatmap
 
 

@@ -9,8 +9,8 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .i18n import _
-from .palette import OKABE_ITO, key_colour
+from ..i18n import _
+from ..palette import OKABE_ITO, key_colour
 from .plotting import stacked_bars
 
 

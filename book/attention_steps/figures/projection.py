@@ -9,8 +9,8 @@ import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .i18n import _
-from .palette import FIGURE, OKABE_ITO
+from ..i18n import _
+from ..palette import FIGURE, OKABE_ITO
 
 # The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
 # dashed frame every symbol is head r's, so it carries (r) (the book's notation convention).
