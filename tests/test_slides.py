@@ -609,3 +609,97 @@ def test_the_walk_through_notes_follow_the_core():
     assert steps[1].rescale == pytest.approx(np.exp(3 - 5)) and steps[2].rescale == 1.0
     notes = _notes("11_long_context")
     assert "m from −∞ to 3; ℓ = e^{1−3} + e^{0}" in notes and "new max 5" in notes and "e^{3−5}" in notes
+
+
+# --------------------------------------------------------------------------- an explorer in front of a class
+# The slide of the deck's first explorer slider, shown, with the widget drawn: its (h, v).
+TO_SLIDER = """() => {
+  const r = document.querySelector('.reveal .slides input[type=range]');
+  r.setAttribute('data-test-slider', '');
+  const slide = r.closest('section');
+  const i = Reveal.getIndices(slide);
+  Reveal.slide(i.h, i.v);
+  return i;
+}"""
+INDICES = "() => Reveal.getIndices()"
+MOVED = "(before) => { const i = Reveal.getIndices(); return i.h !== before.h || (i.v || 0) !== (before.v || 0); }"
+# Where the focus is: in the current slide, in another slide (a hidden one), or outside the slides.
+FOCUS_IS = """() => {
+  const a = document.activeElement, s = a && a.closest('.reveal .slides section');
+  if (!s) return 'outside';
+  return (s === Reveal.getCurrentSlide() || s.contains(Reveal.getCurrentSlide()) || Reveal.getCurrentSlide().contains(a))
+    ? 'current' : 'other';
+}"""
+
+
+def _slider_slide(p):
+    p.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
+    p.page.wait_for_function("document.querySelector('.reveal .slides input[type=range]')", timeout=TIMEOUT_MS)
+    at = p.page.evaluate(TO_SLIDER)
+    p.page.wait_for_function("(at) => Reveal.getIndices().h === at.h", arg=at, timeout=TIMEOUT_MS)
+    slider = p.page.locator("[data-test-slider]")
+    slider.wait_for(state="visible", timeout=TIMEOUT_MS)
+    return at, slider
+
+
+@pytest.mark.parametrize("deck", ["03_scaling", "zh_CN/03_scaling"])
+def test_a_presenter_keeps_the_deck_s_keys_after_using_an_explorer(slides_url, offline_page, deck):
+    """Issue 22: after a click on an explorer's slider, PageDown moved the slider back (03: 8 → 7) and the
+    slide stayed; → and Space moved it too, Esc did nothing. In a deck those keys go to reveal.js, the
+    slider moves with ↑/↓ and +/− and says so, and Tab never leaves the current slide for a hidden one."""
+    from attention_steps.i18n import _, language
+
+    p = open_deck(offline_page, slides_url, deck)
+    for key in ("PageDown", "Space", "ArrowRight"):
+        at, slider = _slider_slide(p)
+        slider.click()
+        value = slider.input_value()
+        p.page.keyboard.press(key)
+        try:
+            p.page.wait_for_function(MOVED, arg=at, timeout=TIMEOUT_MS)
+        except PlaywrightTimeout:
+            pytest.fail(f"{deck}: {key} on a clicked slider left the slide at {p.page.evaluate(INDICES)}")
+        assert slider.input_value() == value, f"{deck}: {key} moved the slider ({value} → {slider.input_value()})"
+
+    at, slider = _slider_slide(p)
+    slider.click()
+    p.page.keyboard.press("Escape")
+    p.page.wait_for_function("Reveal.isOverview()", timeout=TIMEOUT_MS)
+    p.page.keyboard.press("Escape")
+    p.page.wait_for_function("!Reveal.isOverview()", timeout=TIMEOUT_MS)
+
+    at, slider = _slider_slide(p)
+    slider.focus()
+    low = int(slider.get_attribute("min"))
+    p.page.evaluate(
+        "(low) => { const r = document.querySelector('[data-test-slider]');"
+        " r.value = low; r.dispatchEvent(new Event('input', {bubbles: true})); }",
+        low,
+    )
+    for key, want in (("ArrowUp", low + 1), ("+", low + 2), ("-", low + 1), ("ArrowDown", low)):
+        p.page.keyboard.press(key)
+        assert int(slider.input_value()) == want, f"{deck}: {key} left the slider at {slider.input_value()}, not {want}"
+    assert p.page.evaluate(MOVED, at) is False, f"{deck}: moving the slider changed the slide"
+    with language("en" if "/" not in deck else deck.split("/")[0]):
+        says = _(
+            "In the slides, ↑ and ↓ (or + and −) move this slider; Page Down, Space and → go to the next slide, "
+            "Esc opens the overview."
+        )
+    assert slider.get_attribute("aria-description") == says != "", f"{deck}: the slider does not say its keys"
+    if "/" in deck:
+        assert says.startswith("在幻灯片中"), "the Chinese deck's slider speaks English"
+
+    # Tab from the slide's first control: never onto another slide's (it had taken 21 to 29+ Tabs,
+    # through the hidden neighbours, to come back)
+    p.page.evaluate("Reveal.getCurrentSlide().querySelector('input, button, a[href], select').focus()")
+    seen = []
+    for _k in range(40):
+        seen.append(p.page.evaluate(FOCUS_IS))
+        p.page.keyboard.press("Tab")
+    assert "other" not in seen, f"{deck}: Tab reached a control of another slide ({seen})"
+    focus = p.page.evaluate(
+        "() => { const r = document.querySelector('[data-test-slider]'); r.focus();"
+        " const s = getComputedStyle(r); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }"
+    )
+    assert focus[0] != "none" and focus[1] >= 2, f"{deck}: a focused slider shows no focus ring ({focus})"
+    assert p.problems == [] and p.foreign == [], (p.problems, p.foreign)
