@@ -468,3 +468,31 @@ def test_the_published_book_is_read_from_the_config(tmp_path):
     config.write_text("html:\n  baseurl: example.org\n")
     with pytest.raises(ValueError, match="html.baseurl must be an http"):
         published_site(config)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_handout_prints_the_checkers_not_answered_yet(lang):
+    """Issue 22: under every exercise the handouts printed the checker's "Not answered yet: replace the
+    ... with s_new." (the book runs the exercises unanswered); and every solution is printed, on a page
+    of its own (in a deck it is a slide of its own, never a closed dropdown)."""
+    from attention_steps.i18n import _, language
+
+    with language(lang.rstrip("/") or "en"):
+        said = _("Not answered yet: replace the ... with {name}.").split("{name}")[0].strip()
+    solution = {"": "Solution ", "zh_CN/": "答案 "}[lang]  # the dropdowns' titles (the book's catalogues)
+    found, solutions = [], 0
+    for deck in CHAPTERS:
+        pages = _run("pdftotext", str(_pdf(lang + deck)), "-").split("\f")
+        found += [(deck, k) for k, text in enumerate(pages, 1) if said in " ".join(text.split())]
+        solutions += sum(1 for text in pages if text.strip().startswith(solution))
+    assert found == [], f"handouts print {said!r} on (deck, page) {found}"
+    written = sum(
+        len(re.findall(r"^:::\{dropdown\}", "\n".join("".join(c["source"]) for c in _cells(d)), re.M)) for d in CHAPTERS
+    )
+    assert solutions == written, f"{lang}: {written} solutions in the chapters, {solutions} handout pages open with one"
+
+
+def _cells(stem: str) -> list[dict]:
+    import json
+
+    return json.loads((ROOT / "book" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]

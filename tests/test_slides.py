@@ -52,9 +52,15 @@ def _slide_type(cell) -> str:
     return cell.get("metadata", {}).get("slideshow", {}).get("slide_type", "-")
 
 
+DROPDOWN = re.compile(r"^:::\{dropdown\}.*?^:::[ \t]*$", re.M | re.S)
+
+
 def expected_slides(path: Path) -> int:
     """Slides (reveal's leaf sections) the notebook's metadata asks for: the first shown cell
-    opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing."""
+    opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing.
+    A dropdown (an exercise's solution) is a slide of its own (issue 22), unless it opens a cell that opens
+    a slide; what follows it on its slide (the rest of its cell, or the next cells up to a new slide)
+    goes on one more."""
     cells = json.loads(path.read_text())["cells"]
     shown = [
         c
@@ -63,7 +69,19 @@ def expected_slides(path: Path) -> int:
     ]
     if not shown:
         return 0
-    return 1 + sum(_slide_type(c) in ("slide", "subslide") for c in shown[1:])
+    count = 1 + sum(_slide_type(c) in ("slide", "subslide") for c in shown[1:])
+    for i, c in enumerate(shown):
+        source = "".join(c["source"]) if c["cell_type"] == "markdown" else ""
+        found = list(DROPDOWN.finditer(source))
+        for k, m in enumerate(found):
+            before = source[found[k - 1].end() if k else 0 : m.start()].strip()
+            opens = i == 0 or _slide_type(c) in ("slide", "subslide")
+            count += 0 if (k == 0 and not before and opens) else 1
+        if found:
+            after = source[found[-1].end() :].strip()
+            nxt = shown[i + 1] if i + 1 < len(shown) else None
+            count += 1 if after or (nxt is not None and _slide_type(nxt) not in ("slide", "subslide")) else 0
+    return count
 
 
 def expected(deck: str) -> int:
@@ -196,7 +214,7 @@ WALK = """async () => {
     const boxes = body.map(c => c.getBoundingClientRect()).filter(r => r.height > 0);
     const z = Reveal.getScale() * (parseFloat(s.style.zoom) || 1);
     const used = boxes.length ? (Math.max(...boxes.map(r => r.bottom)) - Math.min(...boxes.map(r => r.top))) / z : 0;
-    const rich = !!s.querySelector('img, svg, table, pre, .jupyter-widgets, .MJXc-display, ul, ol');
+    const rich = !!s.querySelector('img, svg, table, pre, .jupyter-widgets, .MJXc-display, ul, ol, .celltag_solution');
     out.push({
       used: Math.round(used), rich,
       slide: k + 1,
@@ -220,7 +238,7 @@ TITLE_STYLE = (
     "rgb({}, {}, {})".format(*rgb(OKABE_ITO["blue"])),
 )  # slides.css: every title one size, one colour
 STUB_PX = 150  # a slide whose content under its title is shorter than this, with no figure, table,
-# list, code or display math, is a stub: merge it into its neighbour
+# list, code or display math, is a stub: merge it into its neighbour (a solution is a slide of its own)
 
 
 def open_deck(offline_page, slides_url, deck, **options):
@@ -497,18 +515,41 @@ def _slides_of(stem: str):
     return slides
 
 
+def _is_solution(part) -> bool:
+    return any("solution" in c.metadata.get("tags", []) for c in part)
+
+
 @pytest.mark.parametrize("stem", [p.stem for p in CHAPTERS])
-def test_each_part_of_a_split_slide_has_its_own_notes_and_no_part_opens_with_a_solution(stem):
+def test_each_part_of_a_split_slide_has_its_own_notes_and_each_solution_is_a_slide_of_its_own(stem):
+    """Every part of a slide has notes of its own, but a solution's slide (the exercise's notes say how to
+    set it, the solution is on the slide); a solution is never a dropdown, always a slide of its own with
+    its title and nothing else (issue 22: 03's "Solution 3.1" opened below the frame; 01, 02 and 08 had
+    their solutions skipped)."""
     from scripts.slides.notebook import slide_type
 
+    solutions = 0
     for k, parts in enumerate(_slides_of(stem), 1):
         notes = ["\n".join(c.source for c in part if slide_type(c) == "notes") for part in parts]
-        assert all(notes), f"{stem} slide {k}: a part has no speaker notes"
-        assert len(set(notes)) == len(notes), f"{stem} slide {k}: parts repeat the same notes"
+        assert all(n for n, part in zip(notes, parts) if not _is_solution(part)), (
+            f"{stem} slide {k}: a part has no notes"
+        )
+        assert len(set(n for n in notes if n)) == len([n for n in notes if n]), f"{stem} slide {k}: parts repeat notes"
         for j, part in enumerate(parts, 1):
             body = [c for c in part if slide_type(c) != "notes" and "slide-title" not in c.metadata.get("tags", [])]
-            first = body[0].source.lstrip() if body and body[0].cell_type == "markdown" else ""
-            assert not first.startswith("<details>"), f"{stem} slide {k} part {j} opens with a solution"
+            assert not any("<details>" in c.source for c in body), f"{stem} slide {k} part {j}: a dropdown"
+            if _is_solution(part):
+                solutions += 1
+                assert len(body) == 1 and "solution" in body[0].metadata.get("tags", []), (
+                    f"{stem} slide {k} part {j}: a solution shares its slide with {[c.source[:40] for c in body]}"
+                )
+                title = next(c.source for c in part if "slide-title" in c.metadata.get("tags", []))
+                assert re.match(r"## Solution \d+\.\d+$", title), f"{stem} slide {k} part {j} is titled {title!r}"
+    written = len(
+        DROPDOWN.findall(
+            "\n".join("".join(c["source"]) for c in json.loads((ROOT / "book" / f"{stem}.ipynb").read_text())["cells"])
+        )
+    )
+    assert solutions == written, f"{stem}: {written} solutions in the chapter, {solutions} on slides"
 
 
 @pytest.mark.book

@@ -19,7 +19,6 @@ from scripts.build_paths import ROOT
 from scripts.myst_convert import (
     MystConverter,
     admonition_div,
-    details,
     embed_image,
     glue_outputs,
     is_glue_record,
@@ -63,7 +62,7 @@ def for_slides(
         link=link,
         titles=titles,
         labels=labels or {},
-        dropdown=details,
+        dropdown=solution_marker,
         admonition=admonition_div,
         image=embed_image(ROOT / "book"),
     )
@@ -79,7 +78,9 @@ def for_slides(
                 for o in cell.outputs
                 if not (o.output_type == "stream" and o.get("name") == "stderr") and not is_glue_record(o)
             ]
-    keep_solutions_with_their_question(nb)
+    with language(lang):
+        drop_unanswered_checks(nb)
+    solutions_on_their_own_slide(nb)
     with language(lang):
         title_every_slide(nb)
     figures_beside_text(nb)
@@ -96,22 +97,94 @@ def opens_slide(nb, cell) -> bool:
     return cell is first or slide_type(cell) in ("slide", "subslide")
 
 
-SOLUTION_FIRST = re.compile(r"\A\s*(<details>.*?</details>)\s*(\S.*)\Z", re.S)
+# A dropdown (in the chapters, always an exercise's solution) is a slide of its own in a deck, after its
+# exercise: as a closed <details> it was a click that pushed the slide's content below the frame (03's
+# "Solution 3.1" to 990 px in a 720 px slide), and a handout printed it closed. The converter marks it;
+# solutions_on_their_own_slide cuts the cells there.
+SOLUTION = re.compile(r"<!-- solution-slide: (.*?) -->\n(.*?)\n<!-- /solution-slide -->", re.S)
 
 
-def keep_solutions_with_their_question(nb) -> None:
-    """A markdown cell that opens a slide with the solution of the previous question, then asks the next one,
-    is cut in two: the solution stays on the previous slide, the next question opens the new one."""
-    for i in range(len(nb.cells) - 1, -1, -1):
+def solution_marker(title: str, body: str) -> str:
+    """A dropdown for the slides: marked, to become a slide of its own (solutions_on_their_own_slide)."""
+    import html
+
+    return f"\n<!-- solution-slide: {html.escape(title)} -->\n{body}\n<!-- /solution-slide -->\n"
+
+
+def solutions_on_their_own_slide(nb) -> None:
+    """Each marked solution becomes a slide (a `subslide`, tagged `solution`) titled with its dropdown's
+    title, right after its exercise; what followed it on the same slide (the rest of its cell, the cells
+    up to the next slide) goes on a new slide after it, which continues the section's title.
+
+    The notes that follow a solution in the notebook are the solution slide's; the exercise's own notes
+    come before the solution cell (tests/test_slides.py checks that every part has its notes)."""
+    import nbformat
+
+    i = 0
+    while i < len(nb.cells):
         cell = nb.cells[i]
-        found = SOLUTION_FIRST.match(cell.source) if cell.cell_type == "markdown" and shown(cell) else None
-        if found and opens_slide(nb, cell) and i > 0:
-            solution = copy.deepcopy(cell)
-            solution.source = found.group(1)
-            solution.metadata["slideshow"] = {"slide_type": "-"}
-            solution.id = f"{cell.get('id', 'cell')}"[:58] + "-sol"
-            cell.source = found.group(2)
-            nb.cells.insert(i, solution)
+        found = SOLUTION.search(cell.source) if cell.cell_type == "markdown" and shown(cell) else None
+        if not found:
+            i += 1
+            continue
+        before, after = cell.source[: found.start()].strip(), cell.source[found.end() :].strip()
+        import html
+
+        solution = nbformat.v4.new_markdown_cell(f"## {html.unescape(found.group(1))}\n\n{found.group(2).strip()}")
+        solution.id = f"{cell.get('id', 'cell')}"[:52] + f"-sol{i}"
+        solution.metadata["slideshow"] = {"slide_type": "subslide"}
+        solution.metadata["tags"] = ["solution"]
+        cells = [solution]
+        if before:
+            cell.source = before
+            cells.insert(0, cell)
+        else:  # the cell was the solution: the solution slide opens where the cell did, or after its slide
+            solution.metadata["slideshow"]["slide_type"] = "subslide" if slide_type(cell) != "slide" else "slide"
+        if after:
+            rest = copy.deepcopy(cell)
+            rest.source = after
+            rest.id = f"{cell.get('id', 'cell')}"[:52] + f"-aft{i}"
+            rest.metadata["slideshow"] = {"slide_type": "subslide"}
+            cells.append(rest)
+        else:  # the cells after it, up to the next slide, on a slide of their own after the solution
+            j = i + 1
+            while j < len(nb.cells) and not (shown(nb.cells[j]) or slide_type(nb.cells[j]) == "notes"):
+                j += 1
+            notes = []
+            while j < len(nb.cells) and slide_type(nb.cells[j]) == "notes":
+                notes.append(nb.cells[j])  # written for the exercise's slide, which showed the solution
+                j += 1
+            for note in notes:
+                nb.cells.remove(note)
+            cells[:0] = notes
+            j -= len(notes)
+            k = j
+            while k < len(nb.cells) and not shown(nb.cells[k]):
+                k += 1
+            if k < len(nb.cells) and slide_type(nb.cells[k]) not in ("slide", "subslide"):
+                nb.cells[k].metadata.setdefault("slideshow", {})["slide_type"] = "subslide"
+        nb.cells[i : i + 1] = cells
+        i += len(cells) if not after else len(cells) - 1  # the rest may hold another solution
+
+
+def drop_unanswered_checks(nb) -> None:
+    """An exercise's check cell, unanswered as the book runs it, prints "Not answered yet: replace the …"
+    (the checker's words, in the deck's language): on a slide, and printed on a handout, that is noise.
+    The output goes; the cell's code (the exercise's blank) stays."""
+    from attention_steps.i18n import _ as core
+
+    said = re.escape(core("Not answered yet: replace the ... with {name}.")).replace(re.escape("{name}"), ".+")
+    unanswered = re.compile(rf"\A\s*{said}\s*\Z", re.S)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [
+                o
+                for o in cell.outputs
+                if not (
+                    "exercise-feedback" in str(o.get("data", {}).get("text/html", ""))
+                    and unanswered.match(str(o.get("data", {}).get("text/plain", "")))
+                )
+            ]
 
 
 HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$", re.M)
@@ -143,12 +216,13 @@ def title_every_slide(nb) -> None:
                 nb.cells.insert(i, title)
                 i += 1  # back at `cell`
                 if heading:
-                    section = heading.group(2)
+                    if "solution" not in cell.metadata.get("tags", []):  # a solution's title is not a section
+                        section = heading.group(2)
                     if not rest.strip():
                         del nb.cells[i]  # the heading was all the cell held
                         continue
                     cell.source = rest.lstrip("\n")
-        if shown(cell) and cell.cell_type == "markdown":
+        if shown(cell) and cell.cell_type == "markdown" and "solution" not in cell.metadata.get("tags", []):
             for _level, text in HEADING.findall(cell.source):
                 section = text
         i += 1
