@@ -744,3 +744,77 @@ def test_a_presenter_keeps_the_deck_s_keys_after_using_an_explorer(slides_url, o
     )
     assert focus[0] != "none" and focus[1] >= 2, f"{deck}: a focused slider shows no focus ring ({focus})"
     assert p.problems == [] and p.foreign == [], (p.problems, p.foreign)
+
+
+# --------------------------------------------------------------------------- the speaker notes as written
+def _notes_lines() -> list[tuple[str, str]]:
+    """(where, text) of every speaker note, in English (the notebooks) and in Chinese (notes/*.po)."""
+    from attention_steps.i18n import read_po
+
+    found = [(p.stem, line) for p in CHAPTERS for line in _notes(p.stem).splitlines() if line.strip()]
+    for po in sorted((ROOT / "locale" / "zh_CN" / "LC_MESSAGES" / "notes").glob("*.po")):
+        found += [(f"zh_CN/{po.name}", msgstr) for msgstr, _fuzzy in read_po(po).values() if msgstr]
+    return found
+
+
+def test_the_notes_write_their_maths_as_text_and_speak_no_build_word():
+    """Issue 22: the speaker view read "row of is token 's output": a note's $i$ and $Z_{\\text{cat}}$ became
+    MathJax output that the speaker view cannot show. The notes write maths as text (Z_cat, √d_k, Kᵀ), in
+    both languages, and the decks keep MathJax off them. "glued" is the build's word, not the teacher's: a
+    note says "the numbers on the slide"."""
+    tex = [(w, t[:70]) for w, t in _notes_lines() if re.search(r"\$|\\[a-zA-Z]+|\\\(|\\\[", t)]
+    assert tex == [], f"notes with TeX (write it as text, e.g. Z_cat, √d_k): {tex}"
+    glued = [(w, t[:70]) for w, t in _notes_lines() if re.search(r"\bglu(e|ed|ing)\b", t, re.I)]
+    assert glued == [], f"notes that say 'glued' (say 'the numbers on the slide'): {glued}"
+    deck = (SLIDES / "06_multi_head.html").read_text(encoding="utf-8")
+    assert 'ignoreClass: "tex2jax_ignore|notes"' in deck, "MathJax typesets the notes the speaker view shows"
+
+
+@pytest.mark.parametrize("deck", ["06_multi_head", "zh_CN/06_multi_head"])
+def test_the_speaker_view_shows_a_notes_maths_and_scrolls_long_notes(slides_url, offline_page, deck):
+    """The note of 06's concatenation slide reads "row i of Z_cat is token i's output" in the speaker view;
+    notes longer than their pane scroll inside it, under the timer, and each slide's start at the top."""
+    p = open_deck(offline_page, slides_url, deck)
+    at = p.page.evaluate(
+        """() => { const a = [...document.querySelectorAll('aside.notes')].find(n => n.textContent.includes('Z_cat'));
+                   const s = a.closest('section'); const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v);
+                   return a.textContent.trim(); }"""
+    )
+    with p.context.expect_page(timeout=TIMEOUT_MS) as info:
+        p.page.keyboard.press("s")
+    view = info.value
+    notes = "document.querySelector('.speaker-controls-notes')"
+    view.wait_for_function(f"{notes} && {notes}.innerText.includes('Z_cat')", timeout=TIMEOUT_MS)
+    shown = " ".join(view.evaluate(f"{notes}.innerText").split())
+    if "/" not in deck:
+        assert "row i of Z_cat is token i's output" in shown, f"the speaker view reads {shown[:160]!r}"
+    words = [w for w in re.findall(r"[\w']+", " ".join(at.split())) if len(w) > 1]
+    assert all(w in shown for w in words), f"the speaker view lost words of the note: {shown[:160]!r}"
+
+    view.set_viewport_size({"width": 1100, "height": 460})  # a small window: the longest note overflows
+    view.wait_for_function("document.getElementById('deck-speaker-css')", timeout=TIMEOUT_MS)
+    p.page.evaluate(
+        """() => { let best = null, n = 0;
+                   for (const s of document.querySelectorAll('.reveal .slides section')) {
+                     if (s.querySelector('section')) continue;
+                     const t = [...s.querySelectorAll('aside.notes')].map(a => a.textContent).join(' ');
+                     if (t.length > n) { n = t.length; best = s; } }
+                   const i = Reveal.getIndices(best); Reveal.slide(i.h, i.v); }"""
+    )
+    longest = p.page.evaluate(
+        "Reveal.getCurrentSlide().querySelector('aside.notes').textContent.trim().split(/\\s+/)[0]"
+    )
+    view.wait_for_function(f"{notes}.innerText.includes({json.dumps(longest)})", timeout=TIMEOUT_MS)
+    pane = view.evaluate(
+        f"""() => {{ const n = {notes}, c = document.querySelector('#speaker-controls');
+                    const timer = document.querySelector('.speaker-controls-time').getBoundingClientRect().top;
+                    const over = n.scrollHeight > n.clientHeight + 4;
+                    n.scrollTop = n.scrollHeight;
+                    return {{over, scrolled: n.scrollTop > 0, overflow: getComputedStyle(n).overflowY,
+                            timer_stays: document.querySelector('.speaker-controls-time').getBoundingClientRect().top === timer
+                                         && c.scrollTop === 0}}; }}"""
+    )
+    assert pane == {"over": True, "scrolled": True, "overflow": "auto", "timer_stays": True}, pane
+    p.page.evaluate("Reveal.prev()")  # the next notes start at their top
+    view.wait_for_function(f"{notes}.scrollTop === 0", timeout=TIMEOUT_MS)
+    assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
