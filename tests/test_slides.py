@@ -17,6 +17,7 @@ links to a deck that exists.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -84,11 +85,21 @@ def expected_slides(path: Path) -> int:
     return count
 
 
+def continued_solutions(stem: str, lang: str = "en") -> int:
+    """The solutions too long for one slide, which the build continues on a second (scripts/slides/notebook.py's
+    solution_parts measures them in the deck's language: their glued numbers are written in only then)."""
+    return sum(
+        "continued" in c.metadata.get("tags", []) for slide in _slides_of(stem, lang) for part in slide for c in part
+    )
+
+
 def expected(deck: str) -> int:
-    stem = deck.rpartition("/")[2]  # a translated deck has the English one's slides
+    """Slides of a deck: the notebook's metadata (a translated deck has the English one's), and the solutions
+    continued on a second slide in the deck's language."""
+    lang, _, stem = deck.rpartition("/")
     if stem == "course":  # a title slide, then every chapter
-        return 1 + sum(expected_slides(p) for p in CHAPTERS)
-    return expected_slides(ROOT / "book" / f"{stem}.ipynb")
+        return 1 + sum(expected(f"{lang}/{p.stem}" if lang else p.stem) for p in CHAPTERS)
+    return expected_slides(ROOT / "book" / f"{stem}.ipynb") + continued_solutions(stem, lang.rstrip("/") or "en")
 
 
 # reveal.js has laid the deck out (waited for with page.wait_for_function), then MathJax's queue is empty.
@@ -494,14 +505,16 @@ def test_the_book_carries_the_decks_its_chapters_link_to(lang):
 
 
 # --------------------------------------------------------------------------- structure, from the notebooks
-def _slides_of(stem: str):
+@functools.cache
+def _slides_of(stem: str, lang: str = "en"):
     """The chapter as its deck is made (scripts/slides/notebook.py), cut into slides -> parts -> cells."""
     from scripts import build_slides
     from scripts.slides.notebook import shown, slide_type
 
     nb, _ = build_slides.executed(ROOT / "book" / f"{stem}.ipynb")
+    nb = build_slides.in_language(nb, lang, stem)
     decks = {p.stem for p in CHAPTERS}
-    nb = build_slides.for_slides(nb, stem, decks, *build_slides.titles_and_labels(build_slides.documents()))
+    nb = build_slides.for_slides(nb, stem, decks, *build_slides.titles_and_labels(build_slides.documents()), lang=lang)
     slides, parts = [], None
     for cell in nb.cells:
         if not shown(cell) and slide_type(cell) != "notes":
@@ -543,7 +556,10 @@ def test_each_part_of_a_split_slide_has_its_own_notes_and_each_solution_is_a_sli
                     f"{stem} slide {k} part {j}: a solution shares its slide with {[c.source[:40] for c in body]}"
                 )
                 title = next(c.source for c in part if "slide-title" in c.metadata.get("tags", []))
-                assert re.match(r"## Solution \d+\.\d+$", title), f"{stem} slide {k} part {j} is titled {title!r}"
+                assert re.match(r"## Solution \d+\.\d+( \(continued\))?$", title), (
+                    f"{stem} slide {k} part {j} is titled {title!r}"
+                )
+                solutions -= "(continued)" in title
     written = len(
         DROPDOWN.findall(
             "\n".join("".join(c["source"]) for c in json.loads((ROOT / "book" / f"{stem}.ipynb").read_text())["cells"])
@@ -817,4 +833,29 @@ def test_the_speaker_view_shows_a_notes_maths_and_scrolls_long_notes(slides_url,
     assert pane == {"over": True, "scrolled": True, "overflow": "auto", "timer_stays": True}, pane
     p.page.evaluate("Reveal.prev()")  # the next notes start at their top
     view.wait_for_function(f"{notes}.scrollTop === 0", timeout=TIMEOUT_MS)
+    assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
+
+
+def test_every_slide_has_a_pacing_time_and_the_speaker_view_paces(slides_url, offline_page):
+    """Issue 22: reveal's pacing timer ("time to finish current slide") needs each slide's data-timing.
+    A slide takes what its notes take to say, more where the room computes an exercise."""
+    p = open_deck(offline_page, slides_url, "03_scaling")
+    timings = p.page.evaluate(
+        """() => [...document.querySelectorAll('.reveal .slides section')].filter(s => !s.querySelector('section'))
+                 .map(s => ({t: s.getAttribute('data-timing'), check: /\\bcheck\\(/.test(s.textContent),
+                             notes: [...s.querySelectorAll('aside.notes')].map(a => a.textContent).join(' ').length}))"""
+    )
+    assert len(timings) == expected("03_scaling")
+    assert all(t["t"] is not None and 30 <= int(t["t"]) <= 480 for t in timings), timings
+    exercises = [int(t["t"]) for t in timings if t["check"]]
+    assert exercises and min(exercises) >= 120, f"an exercise slide gets too little time: {exercises}"
+    longest, shortest = max(timings, key=lambda t: t["notes"]), min(timings, key=lambda t: t["notes"])
+    assert int(longest["t"]) > int(shortest["t"]) or longest["check"] != shortest["check"]
+    with p.context.expect_page(timeout=TIMEOUT_MS) as info:
+        p.page.keyboard.press("s")
+    view = info.value
+    view.wait_for_function(
+        "document.querySelector('.pacing') && getComputedStyle(document.querySelector('.pacing')).display !== 'none'",
+        timeout=TIMEOUT_MS,
+    )
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)

@@ -332,3 +332,25 @@ def copy_of(c):
     c = copy.deepcopy(c)
     c.id = c.id[:60] + "-cp"
     return c
+
+
+def test_a_solution_too_long_for_a_slide_continues_on_a_second_never_after_its_colon():
+    from scripts.slides.notebook import SOLUTION_LINES, solution_parts
+
+    short = "One line.\n\n$$\nx = 1\n$$"
+    assert solution_parts(short) == [short]
+    para = "word " * 90  # about six lines
+    formula = "$$\n\\begin{bmatrix} 1 \\\\ 2 \\\\ 3 \\end{bmatrix}\n$$"
+    long = f"{formula}\n\n{para}Take this:\n\n{formula}\n\n{para.strip()}"
+    first, second = solution_parts(long)  # the most even cut is after 'Take this:', which introduces a formula
+    assert first == f"{formula}\n\n{para}Take this:\n\n{formula}" and second == para.strip()
+    assert SOLUTION_LINES >= 12
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            cell("markdown", "## Check yourself\n\n**1.1** Why?", "slide"),
+            cell("markdown", f":::{{dropdown}} Solution 1.1\n{long}\n:::"),
+            cell("markdown", "Say why.", "notes", tags=["remove-cell"]),
+        ]
+    )
+    titles = [c.source for c in for_slides(nb, "01_a", {"01_a"}).cells if "slide-title" in c.metadata.get("tags", [])]
+    assert titles == ["## Check yourself", "## Solution 1.1", "## Solution 1.1 (continued)"]

@@ -80,8 +80,7 @@ def for_slides(
             ]
     with language(lang):
         drop_unanswered_checks(nb)
-    solutions_on_their_own_slide(nb)
-    with language(lang):
+        solutions_on_their_own_slide(nb)
         title_every_slide(nb)
     figures_beside_text(nb)
     return nb
@@ -111,6 +110,37 @@ def solution_marker(title: str, body: str) -> str:
     return f"\n<!-- solution-slide: {html.escape(title)} -->\n{body}\n<!-- /solution-slide -->\n"
 
 
+SOLUTION_LINES = 14  # lines of 24 px text a solution's slide holds under its title (1280 × 720)
+LINE_CHARS = 80  # characters of a line of text (a CJK character takes two)
+_BLOCK = re.compile(r"\$\$.*?\$\$|```.*?```|(?:[^\n]|\n(?!\s*\n))+", re.S)
+
+
+def _lines(block: str) -> float:
+    """About how many lines of the slide a block of a solution takes: a formula a line per row of its
+    matrices and alignments (`\\\\`), code a line per line, text its length over LINE_CHARS."""
+    if block.startswith("$$"):
+        return 1 + 0.8 * block.count("\\\\")
+    if block.startswith("```"):
+        return block.count("\n")
+    text = re.sub(r"\$[^$]*\$", "xxxx", block)
+    return 1 + len(text + re.sub(r"[^\u3400-\u9fff]", "", text)) // LINE_CHARS
+
+
+def solution_parts(body: str) -> list[str]:
+    """A solution's body as the slides it takes: one, or two when it is longer than a slide holds
+    (SOLUTION_LINES), cut between two blocks where the two halves come out most even, never after a
+    block that ends with a colon (it introduces the next)."""
+    blocks = [m.group(0).strip() for m in _BLOCK.finditer(body) if m.group(0).strip()]
+    cost = [_lines(b) for b in blocks]
+    if sum(cost) <= SOLUTION_LINES or len(blocks) < 2:
+        return [body.strip()]
+    cuts = [k for k in range(1, len(blocks)) if not blocks[k - 1].rstrip().endswith((":", "："))]
+    if not cuts:
+        return [body.strip()]
+    k = min(cuts, key=lambda k: max(sum(cost[:k]), sum(cost[k:])))
+    return ["\n\n".join(blocks[:k]), "\n\n".join(blocks[k:])]
+
+
 def solutions_on_their_own_slide(nb) -> None:
     """Each marked solution becomes a slide (a `subslide`, tagged `solution`) titled with its dropdown's
     title, right after its exercise; what followed it on the same slide (the rest of its cell, the cells
@@ -130,11 +160,16 @@ def solutions_on_their_own_slide(nb) -> None:
         before, after = cell.source[: found.start()].strip(), cell.source[found.end() :].strip()
         import html
 
-        solution = nbformat.v4.new_markdown_cell(f"## {html.unescape(found.group(1))}\n\n{found.group(2).strip()}")
-        solution.id = f"{cell.get('id', 'cell')}"[:52] + f"-sol{i}"
-        solution.metadata["slideshow"] = {"slide_type": "subslide"}
-        solution.metadata["tags"] = ["solution"]
-        cells = [solution]
+        title = html.unescape(found.group(1))
+        cells = []
+        for n, part in enumerate(solution_parts(found.group(2))):
+            heading = title if not n else _("{section} (continued)").format(section=title)
+            solution = nbformat.v4.new_markdown_cell(f"## {heading}\n\n{part}")
+            solution.id = f"{cell.get('id', 'cell')}"[:50] + f"-sol{i}-{n}"
+            solution.metadata["slideshow"] = {"slide_type": "subslide"}
+            solution.metadata["tags"] = ["solution"] + (["continued"] if n else [])
+            cells.append(solution)
+        solution = cells[0]
         if before:
             cell.source = before
             cells.insert(0, cell)
