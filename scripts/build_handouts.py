@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from scripts.browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve
+from scripts.build_paths import ROOT
 from scripts.build_slides import (
     COURSE,
     COURSE_TITLE,
@@ -144,6 +145,47 @@ FIT_PAGES = """async ([FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR]) => {
 FIGURE_GROWTH, FIGURE_FLOOR, ZOOM_FLOOR = 3.0, 0.6, 0.45
 
 
+# The links of a printed deck. A deck links other chapters' decks (and, published, pages of the book) by
+# relative paths, which the printer resolved against its temporary server: every link of every handout
+# pointed at http://127.0.0.1:NNNNN/. A student holding the PDF needs the chapter's page on the published
+# book: with its address configured (`html.baseurl` in _config.yml, published_site()) a link to another
+# chapter, or to a page of the book, goes to that page there; without it the link is dropped (its text
+# stays, as the standalone decks show a link to the book). Links to other sites are kept.
+PDF_LINKS = """([base, lang, decks]) => {
+  const found = {linked: 0, dropped: 0};
+  for (const a of document.querySelectorAll('.reveal .slides a')) {
+    const href = a.getAttribute('href'), book = a.getAttribute('data-book');
+    if (href === null && book === null) continue;
+    let target = null;
+    if (href !== null) {
+      const url = new URL(href, location.href);
+      if (url.origin !== location.origin) continue;  // another site: works from a PDF too
+      const stem = url.pathname.split('/').pop().replace(/[.]html$/, '');
+      if (base && decks.includes(stem)) target = `${base}${lang}book/${stem}.html${url.hash}`;
+    } else if (base) {
+      target = `${base}${lang}book/${book}`;
+    }
+    if (target) { a.setAttribute('href', target); found.linked++; }
+    else { a.removeAttribute('href'); a.setAttribute('data-book', book || ''); found.dropped++; }
+  }
+  return found;
+}"""
+
+
+def published_site(config: Path = ROOT / "_config.yml") -> str | None:
+    """The published book's address (`html.baseurl` in Jupyter Book's _config.yml, ending in "/"), or None
+    when none is configured: where a handout's links to the book go."""
+    import yaml
+
+    data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
+    base = ((data.get("html") or {}).get("baseurl") or "").strip()
+    if not base:
+        return None
+    if not base.startswith(("https://", "http://")):
+        raise ValueError(f"{config.name}: html.baseurl must be an http(s) address, got {base!r}")
+    return base.rstrip("/") + "/"
+
+
 WORKERS = max(1, min(2, os.cpu_count() or 1))  # decks printed at once, each by its own browser
 
 
@@ -160,6 +202,9 @@ def print_decks(
     `workers` browsers print at once, each taking the next deck when it is done (a deck's MathJax
     and layout keep one core busy: on two cores two decks print in little more than one's time)."""
     where = folder(lang) + "/" if folder(lang) else ""
+    listing = out / where / "decks.json"
+    decks = [s for s, _t in json.loads(listing.read_text()) if s != COURSE] if listing.exists() else []
+    links = [published_site(), where, decks]
     base, server = serve(out)
     todo: queue.Queue[str] = queue.Queue()
     for name in targets:
@@ -187,7 +232,7 @@ def print_decks(
                         break
                     t0 = time.perf_counter()
                     target = targets[name]
-                    warnings = print_deck(context, f"{base}/{where}{name}.html?print-pdf", name, target)
+                    warnings = print_deck(context, f"{base}/{where}{name}.html?print-pdf", name, target, links)
                     with lock:
                         printed.append(target)
                         printed_one(name)
@@ -218,8 +263,10 @@ def print_decks(
     return printed
 
 
-def print_deck(context, url: str, name: str, target: Path) -> list[str]:
-    """Print one deck (its ?print-pdf layout at `url`) to `target`; returns the warnings to show."""
+def print_deck(context, url: str, name: str, target: Path, links=(None, "", [])) -> list[str]:
+    """Print one deck (its ?print-pdf layout at `url`) to `target`, its links as PDF_LINKS makes them
+    (`links`: the published book's address or None, the language's folder, the chapter decks); returns
+    the warnings to show."""
     page = context.new_page()
     page.goto(url, wait_until="networkidle")
     page.wait_for_function("window.Reveal && Reveal.isReady()", timeout=TIMEOUT_MS)
@@ -227,6 +274,7 @@ def print_deck(context, url: str, name: str, target: Path) -> list[str]:
     page.wait_for_function("document.querySelectorAll('.reveal .pdf-page').length > 0", timeout=TIMEOUT_MS)
     page.wait_for_load_state("networkidle", timeout=TIMEOUT_MS)  # widgets and fonts
     page.add_style_tag(content=PRINT_CSS)
+    page.evaluate(PDF_LINKS, list(links))
     page.wait_for_function(MATH_TYPESET, timeout=TIMEOUT_MS, polling=100)
     page.emulate_media(media="print")  # lay out what prints (an explorer prints its still picture)
     page.evaluate(RERENDER)
@@ -269,10 +317,11 @@ def join_pdfs(parts: list[tuple[str, Path]], target: Path) -> int:
 
 
 def tooling_digest() -> str:
-    """This script and the browser finder: a change to either prints every handout again."""
+    """This script, the browser finder and the published book's address: a change to any prints every handout again."""
     h = hashlib.sha256()
     for path in (Path(__file__), Path(__file__).with_name("browser.py")):
         h.update(path.read_bytes())
+    h.update(str(published_site()).encode())  # where the links go
     return h.hexdigest()
 
 

@@ -421,3 +421,79 @@ def test_a_chinese_handout_is_chinese_drawn_as_real_glyphs(deck, tmp_path):
             assert_distinct_glyphs(pdf, 1, boxes, tmp_path)
             return
     pytest.fail(f"{deck}.pdf: no run of three different Chinese characters on its first page")
+
+
+def _links(pdf: Path) -> list[tuple[int, str]]:
+    """(page from 1, URI) of every link annotation of a PDF (pypdf)."""
+    from pypdf import PdfReader
+
+    found = []
+    for k, page in enumerate(PdfReader(pdf).pages, 1):
+        for annot in page.get("/Annots") or []:
+            action = annot.get_object().get("/A") or {}
+            if "/URI" in action:
+                found.append((k, str(action["/URI"])))
+    return found
+
+
+def test_no_handout_links_the_printers_own_server():
+    """Issue 22: all 176 links of the 24 PDFs pointed at the build's temporary server (http://127.0.0.1:NNNNN/…),
+    the course's chapter list too. A link goes to the published book (html.baseurl in _config.yml) or to
+    another site, else it is not there."""
+    from scripts.build_handouts import published_site
+
+    base = published_site()
+    pdfs = sorted({_pdf(lang + d) for lang in LANGS for d in [*CHAPTERS, "course"]})
+    pdfs += sorted((SLIDES / "pdf" / "parts").glob("*.pdf")) + sorted(
+        (SLIDES / "zh_CN" / "pdf" / "parts").glob("*.pdf")
+    )
+    local = re.compile(r"^(https?://)?(127\.0\.0\.1|localhost|\[::1\])([:/]|$)|^(file:|/|\.)", re.I)
+    wrong = [
+        (pdf.relative_to(SLIDES).as_posix(), k, uri) for pdf in pdfs for k, uri in _links(pdf) if local.search(uri)
+    ]
+    assert wrong == [], f"{len(wrong)} handout links point at the printer's server or a local file: {wrong[:5]}"
+    if base is not None:  # a link to the book goes to a chapter's page there
+        to_book = [uri for pdf in pdfs for _k, uri in _links(pdf) if uri.startswith(base)]
+        assert to_book and all(re.match(re.escape(base) + r"(zh_CN/)?book/[\w-]+\.html", u) for u in to_book)
+
+
+def test_the_published_book_is_read_from_the_config(tmp_path):
+    from scripts.build_handouts import published_site
+
+    config = tmp_path / "_config.yml"
+    config.write_text("html:\n  use_repository_button: true\n")
+    assert published_site(config) is None
+    config.write_text("html:\n  baseurl: https://example.org/attention\n")
+    assert published_site(config) == "https://example.org/attention/"
+    config.write_text("html:\n  baseurl: example.org\n")
+    with pytest.raises(ValueError, match="html.baseurl must be an http"):
+        published_site(config)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_handout_prints_the_checkers_not_answered_yet(lang):
+    """Issue 22: under every exercise the handouts printed the checker's "Not answered yet: replace the
+    ... with s_new." (the book runs the exercises unanswered); and every solution is printed, on a page
+    of its own (in a deck it is a slide of its own, never a closed dropdown)."""
+    from attention_steps.i18n import _, language
+
+    with language(lang.rstrip("/") or "en"):
+        said = _("Not answered yet: replace the ... with {name}.").split("{name}")[0].strip()
+    solution = {"": "Solution ", "zh_CN/": "答案 "}[lang]  # the dropdowns' titles (the book's catalogues)
+    found, solutions = [], 0
+    for deck in CHAPTERS:
+        pages = _run("pdftotext", str(_pdf(lang + deck)), "-").split("\f")
+        found += [(deck, k) for k, text in enumerate(pages, 1) if said in " ".join(text.split())]
+        opening = [text.strip().splitlines()[0] for text in pages if text.strip()]
+        solutions += sum(1 for line in opening if line.startswith(solution) and not re.search(r"continued|续", line))
+    assert found == [], f"handouts print {said!r} on (deck, page) {found}"
+    written = sum(
+        len(re.findall(r"^:::\{dropdown\}", "\n".join("".join(c["source"]) for c in _cells(d)), re.M)) for d in CHAPTERS
+    )
+    assert solutions == written, f"{lang}: {written} solutions in the chapters, {solutions} handout pages open with one"
+
+
+def _cells(stem: str) -> list[dict]:
+    import json
+
+    return json.loads((ROOT / "book" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]

@@ -17,6 +17,7 @@ links to a deck that exists.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -52,9 +53,15 @@ def _slide_type(cell) -> str:
     return cell.get("metadata", {}).get("slideshow", {}).get("slide_type", "-")
 
 
+DROPDOWN = re.compile(r"^:::\{dropdown\}.*?^:::[ \t]*$", re.M | re.S)
+
+
 def expected_slides(path: Path) -> int:
     """Slides (reveal's leaf sections) the notebook's metadata asks for: the first shown cell
-    opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing."""
+    opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing.
+    A dropdown (an exercise's solution) is a slide of its own (issue 22), unless it opens a cell that opens
+    a slide; what follows it on its slide (the rest of its cell, or the next cells up to a new slide)
+    goes on one more."""
     cells = json.loads(path.read_text())["cells"]
     shown = [
         c
@@ -63,14 +70,36 @@ def expected_slides(path: Path) -> int:
     ]
     if not shown:
         return 0
-    return 1 + sum(_slide_type(c) in ("slide", "subslide") for c in shown[1:])
+    count = 1 + sum(_slide_type(c) in ("slide", "subslide") for c in shown[1:])
+    for i, c in enumerate(shown):
+        source = "".join(c["source"]) if c["cell_type"] == "markdown" else ""
+        found = list(DROPDOWN.finditer(source))
+        for k, m in enumerate(found):
+            before = source[found[k - 1].end() if k else 0 : m.start()].strip()
+            opens = i == 0 or _slide_type(c) in ("slide", "subslide")
+            count += 0 if (k == 0 and not before and opens) else 1
+        if found:
+            after = source[found[-1].end() :].strip()
+            nxt = shown[i + 1] if i + 1 < len(shown) else None
+            count += 1 if after or (nxt is not None and _slide_type(nxt) not in ("slide", "subslide")) else 0
+    return count
+
+
+def continued_solutions(stem: str, lang: str = "en") -> int:
+    """The solutions too long for one slide, which the build continues on a second (scripts/slides/notebook.py's
+    solution_parts measures them in the deck's language: their glued numbers are written in only then)."""
+    return sum(
+        "continued" in c.metadata.get("tags", []) for slide in _slides_of(stem, lang) for part in slide for c in part
+    )
 
 
 def expected(deck: str) -> int:
-    stem = deck.rpartition("/")[2]  # a translated deck has the English one's slides
+    """Slides of a deck: the notebook's metadata (a translated deck has the English one's), and the solutions
+    continued on a second slide in the deck's language."""
+    lang, _, stem = deck.rpartition("/")
     if stem == "course":  # a title slide, then every chapter
-        return 1 + sum(expected_slides(p) for p in CHAPTERS)
-    return expected_slides(ROOT / "book" / f"{stem}.ipynb")
+        return 1 + sum(expected(f"{lang}/{p.stem}" if lang else p.stem) for p in CHAPTERS)
+    return expected_slides(ROOT / "book" / f"{stem}.ipynb") + continued_solutions(stem, lang.rstrip("/") or "en")
 
 
 # reveal.js has laid the deck out (waited for with page.wait_for_function), then MathJax's queue is empty.
@@ -196,7 +225,7 @@ WALK = """async () => {
     const boxes = body.map(c => c.getBoundingClientRect()).filter(r => r.height > 0);
     const z = Reveal.getScale() * (parseFloat(s.style.zoom) || 1);
     const used = boxes.length ? (Math.max(...boxes.map(r => r.bottom)) - Math.min(...boxes.map(r => r.top))) / z : 0;
-    const rich = !!s.querySelector('img, svg, table, pre, .jupyter-widgets, .MJXc-display, ul, ol');
+    const rich = !!s.querySelector('img, svg, table, pre, .jupyter-widgets, .MJXc-display, ul, ol, .celltag_solution');
     out.push({
       used: Math.round(used), rich,
       slide: k + 1,
@@ -220,7 +249,7 @@ TITLE_STYLE = (
     "rgb({}, {}, {})".format(*rgb(OKABE_ITO["blue"])),
 )  # slides.css: every title one size, one colour
 STUB_PX = 150  # a slide whose content under its title is shorter than this, with no figure, table,
-# list, code or display math, is a stub: merge it into its neighbour
+# list, code or display math, is a stub: merge it into its neighbour (a solution is a slide of its own)
 
 
 def open_deck(offline_page, slides_url, deck, **options):
@@ -476,14 +505,16 @@ def test_the_book_carries_the_decks_its_chapters_link_to(lang):
 
 
 # --------------------------------------------------------------------------- structure, from the notebooks
-def _slides_of(stem: str):
+@functools.cache
+def _slides_of(stem: str, lang: str = "en"):
     """The chapter as its deck is made (scripts/slides/notebook.py), cut into slides -> parts -> cells."""
     from scripts import build_slides
     from scripts.slides.notebook import shown, slide_type
 
     nb, _ = build_slides.executed(ROOT / "book" / f"{stem}.ipynb")
+    nb = build_slides.in_language(nb, lang, stem)
     decks = {p.stem for p in CHAPTERS}
-    nb = build_slides.for_slides(nb, stem, decks, *build_slides.titles_and_labels(build_slides.documents()))
+    nb = build_slides.for_slides(nb, stem, decks, *build_slides.titles_and_labels(build_slides.documents()), lang=lang)
     slides, parts = [], None
     for cell in nb.cells:
         if not shown(cell) and slide_type(cell) != "notes":
@@ -497,18 +528,44 @@ def _slides_of(stem: str):
     return slides
 
 
+def _is_solution(part) -> bool:
+    return any("solution" in c.metadata.get("tags", []) for c in part)
+
+
 @pytest.mark.parametrize("stem", [p.stem for p in CHAPTERS])
-def test_each_part_of_a_split_slide_has_its_own_notes_and_no_part_opens_with_a_solution(stem):
+def test_each_part_of_a_split_slide_has_its_own_notes_and_each_solution_is_a_slide_of_its_own(stem):
+    """Every part of a slide has notes of its own, but a solution's slide (the exercise's notes say how to
+    set it, the solution is on the slide); a solution is never a dropdown, always a slide of its own with
+    its title and nothing else (issue 22: 03's "Solution 3.1" opened below the frame; 01, 02 and 08 had
+    their solutions skipped)."""
     from scripts.slides.notebook import slide_type
 
+    solutions = 0
     for k, parts in enumerate(_slides_of(stem), 1):
         notes = ["\n".join(c.source for c in part if slide_type(c) == "notes") for part in parts]
-        assert all(notes), f"{stem} slide {k}: a part has no speaker notes"
-        assert len(set(notes)) == len(notes), f"{stem} slide {k}: parts repeat the same notes"
+        assert all(n for n, part in zip(notes, parts) if not _is_solution(part)), (
+            f"{stem} slide {k}: a part has no notes"
+        )
+        assert len(set(n for n in notes if n)) == len([n for n in notes if n]), f"{stem} slide {k}: parts repeat notes"
         for j, part in enumerate(parts, 1):
             body = [c for c in part if slide_type(c) != "notes" and "slide-title" not in c.metadata.get("tags", [])]
-            first = body[0].source.lstrip() if body and body[0].cell_type == "markdown" else ""
-            assert not first.startswith("<details>"), f"{stem} slide {k} part {j} opens with a solution"
+            assert not any("<details>" in c.source for c in body), f"{stem} slide {k} part {j}: a dropdown"
+            if _is_solution(part):
+                solutions += 1
+                assert len(body) == 1 and "solution" in body[0].metadata.get("tags", []), (
+                    f"{stem} slide {k} part {j}: a solution shares its slide with {[c.source[:40] for c in body]}"
+                )
+                title = next(c.source for c in part if "slide-title" in c.metadata.get("tags", []))
+                assert re.match(r"## Solution \d+\.\d+( \(continued\))?$", title), (
+                    f"{stem} slide {k} part {j} is titled {title!r}"
+                )
+                solutions -= "(continued)" in title
+    written = len(
+        DROPDOWN.findall(
+            "\n".join("".join(c["source"]) for c in json.loads((ROOT / "book" / f"{stem}.ipynb").read_text())["cells"])
+        )
+    )
+    assert solutions == written, f"{stem}: {written} solutions in the chapter, {solutions} on slides"
 
 
 @pytest.mark.book
@@ -609,3 +666,196 @@ def test_the_walk_through_notes_follow_the_core():
     assert steps[1].rescale == pytest.approx(np.exp(3 - 5)) and steps[2].rescale == 1.0
     notes = _notes("11_long_context")
     assert "m from −∞ to 3; ℓ = e^{1−3} + e^{0}" in notes and "new max 5" in notes and "e^{3−5}" in notes
+
+
+# --------------------------------------------------------------------------- an explorer in front of a class
+# The slide of the deck's first explorer slider, shown, with the widget drawn: its (h, v).
+TO_SLIDER = """() => {
+  const r = document.querySelector('.reveal .slides input[type=range]');
+  r.setAttribute('data-test-slider', '');
+  const slide = r.closest('section');
+  const i = Reveal.getIndices(slide);
+  Reveal.slide(i.h, i.v);
+  return i;
+}"""
+INDICES = "() => Reveal.getIndices()"
+MOVED = "(before) => { const i = Reveal.getIndices(); return i.h !== before.h || (i.v || 0) !== (before.v || 0); }"
+# Where the focus is: in the current slide, in another slide (a hidden one), or outside the slides.
+FOCUS_IS = """() => {
+  const a = document.activeElement, s = a && a.closest('.reveal .slides section');
+  if (!s) return 'outside';
+  return (s === Reveal.getCurrentSlide() || s.contains(Reveal.getCurrentSlide()) || Reveal.getCurrentSlide().contains(a))
+    ? 'current' : 'other';
+}"""
+
+
+def _slider_slide(p):
+    p.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
+    p.page.wait_for_function("document.querySelector('.reveal .slides input[type=range]')", timeout=TIMEOUT_MS)
+    at = p.page.evaluate(TO_SLIDER)
+    p.page.wait_for_function("(at) => Reveal.getIndices().h === at.h", arg=at, timeout=TIMEOUT_MS)
+    slider = p.page.locator("[data-test-slider]")
+    slider.wait_for(state="visible", timeout=TIMEOUT_MS)
+    return at, slider
+
+
+@pytest.mark.parametrize("deck", ["03_scaling", "zh_CN/03_scaling"])
+def test_a_presenter_keeps_the_deck_s_keys_after_using_an_explorer(slides_url, offline_page, deck):
+    """Issue 22: after a click on an explorer's slider, PageDown moved the slider back (03: 8 → 7) and the
+    slide stayed; → and Space moved it too, Esc did nothing. In a deck those keys go to reveal.js, the
+    slider moves with ↑/↓ and +/− and says so, and Tab never leaves the current slide for a hidden one."""
+    from attention_steps.i18n import _, language
+
+    p = open_deck(offline_page, slides_url, deck)
+    for key in ("PageDown", "Space", "ArrowRight"):
+        at, slider = _slider_slide(p)
+        slider.click()
+        value = slider.input_value()
+        p.page.keyboard.press(key)
+        try:
+            p.page.wait_for_function(MOVED, arg=at, timeout=TIMEOUT_MS)
+        except PlaywrightTimeout:
+            pytest.fail(f"{deck}: {key} on a clicked slider left the slide at {p.page.evaluate(INDICES)}")
+        assert slider.input_value() == value, f"{deck}: {key} moved the slider ({value} → {slider.input_value()})"
+
+    at, slider = _slider_slide(p)
+    slider.click()
+    p.page.keyboard.press("Escape")
+    p.page.wait_for_function("Reveal.isOverview()", timeout=TIMEOUT_MS)
+    p.page.keyboard.press("Escape")
+    p.page.wait_for_function("!Reveal.isOverview()", timeout=TIMEOUT_MS)
+
+    at, slider = _slider_slide(p)
+    slider.focus()
+    low = int(slider.get_attribute("min"))
+    p.page.evaluate(
+        "(low) => { const r = document.querySelector('[data-test-slider]');"
+        " r.value = low; r.dispatchEvent(new Event('input', {bubbles: true})); }",
+        low,
+    )
+    for key, want in (("ArrowUp", low + 1), ("+", low + 2), ("-", low + 1), ("ArrowDown", low)):
+        p.page.keyboard.press(key)
+        assert int(slider.input_value()) == want, f"{deck}: {key} left the slider at {slider.input_value()}, not {want}"
+    assert p.page.evaluate(MOVED, at) is False, f"{deck}: moving the slider changed the slide"
+    with language("en" if "/" not in deck else deck.split("/")[0]):
+        says = _(
+            "In the slides, ↑ and ↓ (or + and −) move this slider; Page Down, Space and → go to the next slide, "
+            "Esc opens the overview."
+        )
+    assert slider.get_attribute("aria-description") == says != "", f"{deck}: the slider does not say its keys"
+    if "/" in deck:
+        assert says.startswith("在幻灯片中"), "the Chinese deck's slider speaks English"
+
+    # Tab from the slide's first control: never onto another slide's (it had taken 21 to 29+ Tabs,
+    # through the hidden neighbours, to come back)
+    p.page.evaluate("Reveal.getCurrentSlide().querySelector('input, button, a[href], select').focus()")
+    seen = []
+    for _k in range(40):
+        seen.append(p.page.evaluate(FOCUS_IS))
+        p.page.keyboard.press("Tab")
+    assert "other" not in seen, f"{deck}: Tab reached a control of another slide ({seen})"
+    focus = p.page.evaluate(
+        "() => { const r = document.querySelector('[data-test-slider]'); r.focus();"
+        " const s = getComputedStyle(r); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }"
+    )
+    assert focus[0] != "none" and focus[1] >= 2, f"{deck}: a focused slider shows no focus ring ({focus})"
+    assert p.problems == [] and p.foreign == [], (p.problems, p.foreign)
+
+
+# --------------------------------------------------------------------------- the speaker notes as written
+def _notes_lines() -> list[tuple[str, str]]:
+    """(where, text) of every speaker note, in English (the notebooks) and in Chinese (notes/*.po)."""
+    from attention_steps.i18n import read_po
+
+    found = [(p.stem, line) for p in CHAPTERS for line in _notes(p.stem).splitlines() if line.strip()]
+    for po in sorted((ROOT / "locale" / "zh_CN" / "LC_MESSAGES" / "notes").glob("*.po")):
+        found += [(f"zh_CN/{po.name}", msgstr) for msgstr, _fuzzy in read_po(po).values() if msgstr]
+    return found
+
+
+def test_the_notes_write_their_maths_as_text_and_speak_no_build_word():
+    """Issue 22: the speaker view read "row of is token 's output": a note's $i$ and $Z_{\\text{cat}}$ became
+    MathJax output that the speaker view cannot show. The notes write maths as text (Z_cat, √d_k, Kᵀ), in
+    both languages, and the decks keep MathJax off them. "glued" is the build's word, not the teacher's: a
+    note says "the numbers on the slide"."""
+    tex = [(w, t[:70]) for w, t in _notes_lines() if re.search(r"\$|\\[a-zA-Z]+|\\\(|\\\[", t)]
+    assert tex == [], f"notes with TeX (write it as text, e.g. Z_cat, √d_k): {tex}"
+    glued = [(w, t[:70]) for w, t in _notes_lines() if re.search(r"\bglu(e|ed|ing)\b", t, re.I)]
+    assert glued == [], f"notes that say 'glued' (say 'the numbers on the slide'): {glued}"
+    deck = (SLIDES / "06_multi_head.html").read_text(encoding="utf-8")
+    assert 'ignoreClass: "tex2jax_ignore|notes"' in deck, "MathJax typesets the notes the speaker view shows"
+
+
+@pytest.mark.parametrize("deck", ["06_multi_head", "zh_CN/06_multi_head"])
+def test_the_speaker_view_shows_a_notes_maths_and_scrolls_long_notes(slides_url, offline_page, deck):
+    """The note of 06's concatenation slide reads "row i of Z_cat is token i's output" in the speaker view;
+    notes longer than their pane scroll inside it, under the timer, and each slide's start at the top."""
+    p = open_deck(offline_page, slides_url, deck)
+    at = p.page.evaluate(
+        """() => { const a = [...document.querySelectorAll('aside.notes')].find(n => n.textContent.includes('Z_cat'));
+                   const s = a.closest('section'); const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v);
+                   return a.textContent.trim(); }"""
+    )
+    with p.context.expect_page(timeout=TIMEOUT_MS) as info:
+        p.page.keyboard.press("s")
+    view = info.value
+    notes = "document.querySelector('.speaker-controls-notes')"
+    view.wait_for_function(f"{notes} && {notes}.innerText.includes('Z_cat')", timeout=TIMEOUT_MS)
+    shown = " ".join(view.evaluate(f"{notes}.innerText").split())
+    if "/" not in deck:
+        assert "row i of Z_cat is token i's output" in shown, f"the speaker view reads {shown[:160]!r}"
+    words = [w for w in re.findall(r"[\w']+", " ".join(at.split())) if len(w) > 1]
+    assert all(w in shown for w in words), f"the speaker view lost words of the note: {shown[:160]!r}"
+
+    view.set_viewport_size({"width": 1100, "height": 460})  # a small window: the longest note overflows
+    view.wait_for_function("document.getElementById('deck-speaker-css')", timeout=TIMEOUT_MS)
+    p.page.evaluate(
+        """() => { let best = null, n = 0;
+                   for (const s of document.querySelectorAll('.reveal .slides section')) {
+                     if (s.querySelector('section')) continue;
+                     const t = [...s.querySelectorAll('aside.notes')].map(a => a.textContent).join(' ');
+                     if (t.length > n) { n = t.length; best = s; } }
+                   const i = Reveal.getIndices(best); Reveal.slide(i.h, i.v); }"""
+    )
+    longest = p.page.evaluate(
+        "Reveal.getCurrentSlide().querySelector('aside.notes').textContent.trim().split(/\\s+/)[0]"
+    )
+    view.wait_for_function(f"{notes}.innerText.includes({json.dumps(longest)})", timeout=TIMEOUT_MS)
+    pane = view.evaluate(
+        f"""() => {{ const n = {notes}, c = document.querySelector('#speaker-controls');
+                    const timer = document.querySelector('.speaker-controls-time').getBoundingClientRect().top;
+                    const over = n.scrollHeight > n.clientHeight + 4;
+                    n.scrollTop = n.scrollHeight;
+                    return {{over, scrolled: n.scrollTop > 0, overflow: getComputedStyle(n).overflowY,
+                            timer_stays: document.querySelector('.speaker-controls-time').getBoundingClientRect().top === timer
+                                         && c.scrollTop === 0}}; }}"""
+    )
+    assert pane == {"over": True, "scrolled": True, "overflow": "auto", "timer_stays": True}, pane
+    p.page.evaluate("Reveal.prev()")  # the next notes start at their top
+    view.wait_for_function(f"{notes}.scrollTop === 0", timeout=TIMEOUT_MS)
+    assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
+
+
+def test_every_slide_has_a_pacing_time_and_the_speaker_view_paces(slides_url, offline_page):
+    """Issue 22: reveal's pacing timer ("time to finish current slide") needs each slide's data-timing.
+    A slide takes what its notes take to say, more where the room computes an exercise."""
+    p = open_deck(offline_page, slides_url, "03_scaling")
+    timings = p.page.evaluate(
+        """() => [...document.querySelectorAll('.reveal .slides section')].filter(s => !s.querySelector('section'))
+                 .map(s => ({t: s.getAttribute('data-timing'), check: /\\bcheck\\(/.test(s.textContent),
+                             notes: [...s.querySelectorAll('aside.notes')].map(a => a.textContent).join(' ').length}))"""
+    )
+    assert len(timings) == expected("03_scaling")
+    assert all(t["t"] is not None and 30 <= int(t["t"]) <= 480 for t in timings), timings
+    exercises = [int(t["t"]) for t in timings if t["check"]]
+    assert exercises and min(exercises) >= 120, f"an exercise slide gets too little time: {exercises}"
+    longest, shortest = max(timings, key=lambda t: t["notes"]), min(timings, key=lambda t: t["notes"])
+    assert int(longest["t"]) > int(shortest["t"]) or longest["check"] != shortest["check"]
+    with p.context.expect_page(timeout=TIMEOUT_MS) as info:
+        p.page.keyboard.press("s")
+    view = info.value
+    view.wait_for_function(
+        "document.querySelector('.pacing') && getComputedStyle(document.querySelector('.pacing')).display !== 'none'",
+        timeout=TIMEOUT_MS,
+    )
+    assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)

@@ -243,23 +243,60 @@ def test_every_slide_gets_a_title_cell_and_untitled_ones_continue_their_section(
     ]
 
 
-def test_a_solution_stays_with_its_question_and_the_build_invents_no_notes():
-    """Each part of a split slide carries its own notes, written in the notebook (tests/test_slides.py checks
-    every chapter); the build adds none, so a part without notes shows up there instead of getting a stand-in."""
+def test_a_solution_is_a_slide_of_its_own_after_its_exercise_and_the_build_invents_no_notes():
+    """Issue 22: a solution was a dropdown (closed, it pushed its slide below the frame when opened, and a
+    handout printed it closed). Now it is a slide after its exercise, titled with the dropdown's title;
+    what followed it continues the section on a new slide. The exercise's notes, written after the solution,
+    stay with the exercise; the build adds none."""
     nb = nbformat.v4.new_notebook(
         cells=[
             cell("markdown", "## Check yourself\n\n**1.1** Why?", "slide"),
+            cell("code", "check('1.1', ...)"),
+            cell("markdown", ":::{dropdown} Solution 1.1\nBecause.\n:::", "-"),
             cell("markdown", "Notes for the question.", "notes", tags=["remove-cell"]),
-            cell("markdown", ":::{dropdown} Solution\nBecause.\n:::\n\n**1.2** And?", "subslide"),
+            cell("code", "print(1)"),
+            cell("markdown", ":::{dropdown} Solution 1.2\nSo.\n:::\n\n**1.3** And?", "subslide"),
         ]
     )
     out = for_slides(nb, "01_a", {"01_a"})
-    kinds = _structure(out)
-    solution = next(i for i, (_, _, src) in enumerate(kinds) if src.startswith("<details>"))
-    question = next(i for i, (_, _, src) in enumerate(kinds) if src.startswith("**1.2**"))
-    assert kinds[solution][0] == "-" and solution < question, "the solution ends the first part"
-    assert kinds[question - 1] == ("subslide", ["slide-title"], "## Check yourself (continued)")
-    assert [src for t, _, src in kinds if t == "notes"] == ["Notes for the question."]
+    assert not [c for c in out.cells if "<details>" in c.source or ":::" in c.source]
+    assert _structure(out) == [
+        ("slide", ["slide-title"], "## Check yourself"),
+        ("-", [], "**1.1** Why?"),
+        ("-", [], "check('1.1', ...)"),
+        ("notes", [], "Notes for the question."),
+        ("subslide", ["slide-title"], "## Solution 1.1"),
+        ("-", ["solution"], "Because."),
+        ("subslide", ["slide-title"], "## Check yourself (continued)"),
+        ("-", [], "print(1)"),
+        ("subslide", ["slide-title"], "## Solution 1.2"),
+        ("-", ["solution"], "So."),
+        ("subslide", ["slide-title"], "## Check yourself (continued)"),
+        ("-", [], "**1.3** And?"),
+    ]
+
+
+def test_an_unanswered_check_prints_nothing_on_a_slide():
+    """Issue 22: every handout printed the checker's "Not answered yet: replace the ... with s_new." under
+    each exercise (the book runs the exercises unanswered). The output goes, in each language; a real
+    answer's feedback, and the cell's code, stay."""
+    from attention_steps.exercises.checking import Feedback
+
+    def checked(lines):
+        c = cell("code", "check('1.1', my_x)")
+        data, _meta = Feedback(False, lines)._repr_mimebundle_(), None
+        c.outputs = [nbformat.v4.new_output("display_data", data=data)]
+        return c
+
+    from attention_steps.i18n import _, language
+
+    for lang in ("en", "zh_CN"):
+        with language(lang):
+            unanswered = _("Not answered yet: replace the ... with {name}.").format(name="s_new")
+        nb = nbformat.v4.new_notebook(cells=[checked((unanswered,)), checked(("Not quite: x[0] is too big.",))])
+        out = for_slides(nb, "01_a", {"01_a"}, lang=lang)
+        assert [len(c.outputs) for c in out.cells if c.cell_type == "code"] == [0, 1], lang
+        assert out.cells[0].source == "check('1.1', my_x)"
 
 
 def test_a_tall_figure_beside_text_is_tagged_for_the_two_column_layout():
@@ -295,3 +332,25 @@ def copy_of(c):
     c = copy.deepcopy(c)
     c.id = c.id[:60] + "-cp"
     return c
+
+
+def test_a_solution_too_long_for_a_slide_continues_on_a_second_never_after_its_colon():
+    from scripts.slides.notebook import SOLUTION_LINES, solution_parts
+
+    short = "One line.\n\n$$\nx = 1\n$$"
+    assert solution_parts(short) == [short]
+    para = "word " * 90  # about six lines
+    formula = "$$\n\\begin{bmatrix} 1 \\\\ 2 \\\\ 3 \\end{bmatrix}\n$$"
+    long = f"{formula}\n\n{para}Take this:\n\n{formula}\n\n{para.strip()}"
+    first, second = solution_parts(long)  # the most even cut is after 'Take this:', which introduces a formula
+    assert first == f"{formula}\n\n{para}Take this:\n\n{formula}" and second == para.strip()
+    assert SOLUTION_LINES >= 12
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            cell("markdown", "## Check yourself\n\n**1.1** Why?", "slide"),
+            cell("markdown", f":::{{dropdown}} Solution 1.1\n{long}\n:::"),
+            cell("markdown", "Say why.", "notes", tags=["remove-cell"]),
+        ]
+    )
+    titles = [c.source for c in for_slides(nb, "01_a", {"01_a"}).cells if "slide-title" in c.metadata.get("tags", [])]
+    assert titles == ["## Check yourself", "## Solution 1.1", "## Solution 1.1 (continued)"]

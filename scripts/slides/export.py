@@ -5,7 +5,7 @@ the same vendor/, one folder up; their `<html lang>` is the language's tag (zh-C
 
 from __future__ import annotations
 
-from . import HERE, up
+from . import HERE, _, language, up
 from .notebook import REMOVE_CELL, REMOVE_INPUT, REMOVE_OUTPUT
 
 # Slide size: 16:9, as classroom projectors are. Reveal scales it to the screen.
@@ -49,6 +49,11 @@ def export(exp, nb, title: str, lang: str = "en") -> str:
     language's tag. nbconvert's `language_code` takes ISO 639-1 codes only ("zh", not "zh-CN", which
     Chromium needs to pick the Simplified Chinese glyphs): the tag is set here instead."""
     nb.metadata["title"] = title
-    resources = {"metadata": {"name": title}, "vendor": vendor(lang), "language": lang}
+    with language(lang):  # what a slider in a deck says of its keys (the explorers' catalogue translates it)
+        keys = _(
+            "In the slides, ↑ and ↓ (or + and −) move this slider; Page Down, Space and → go to the next slide, "
+            "Esc opens the overview."
+        )
+    resources = {"metadata": {"name": title}, "vendor": vendor(lang), "language": lang, "slider_keys": keys}
     body, _resources = exp.from_notebook_node(nb, resources=resources)
     return body.replace('<html lang="en">', f'<html lang="{lang.replace("_", "-")}">', 1)

@@ -19,7 +19,6 @@ from scripts.build_paths import ROOT
 from scripts.myst_convert import (
     MystConverter,
     admonition_div,
-    details,
     embed_image,
     glue_outputs,
     is_glue_record,
@@ -63,7 +62,7 @@ def for_slides(
         link=link,
         titles=titles,
         labels=labels or {},
-        dropdown=details,
+        dropdown=solution_marker,
         admonition=admonition_div,
         image=embed_image(ROOT / "book"),
     )
@@ -79,8 +78,9 @@ def for_slides(
                 for o in cell.outputs
                 if not (o.output_type == "stream" and o.get("name") == "stderr") and not is_glue_record(o)
             ]
-    keep_solutions_with_their_question(nb)
     with language(lang):
+        drop_unanswered_checks(nb)
+        solutions_on_their_own_slide(nb)
         title_every_slide(nb)
     figures_beside_text(nb)
     return nb
@@ -96,22 +96,130 @@ def opens_slide(nb, cell) -> bool:
     return cell is first or slide_type(cell) in ("slide", "subslide")
 
 
-SOLUTION_FIRST = re.compile(r"\A\s*(<details>.*?</details>)\s*(\S.*)\Z", re.S)
+# A dropdown (in the chapters, always an exercise's solution) is a slide of its own in a deck, after its
+# exercise: as a closed <details> it was a click that pushed the slide's content below the frame (03's
+# "Solution 3.1" to 990 px in a 720 px slide), and a handout printed it closed. The converter marks it;
+# solutions_on_their_own_slide cuts the cells there.
+SOLUTION = re.compile(r"<!-- solution-slide: (.*?) -->\n(.*?)\n<!-- /solution-slide -->", re.S)
 
 
-def keep_solutions_with_their_question(nb) -> None:
-    """A markdown cell that opens a slide with the solution of the previous question, then asks the next one,
-    is cut in two: the solution stays on the previous slide, the next question opens the new one."""
-    for i in range(len(nb.cells) - 1, -1, -1):
+def solution_marker(title: str, body: str) -> str:
+    """A dropdown for the slides: marked, to become a slide of its own (solutions_on_their_own_slide)."""
+    import html
+
+    return f"\n<!-- solution-slide: {html.escape(title)} -->\n{body}\n<!-- /solution-slide -->\n"
+
+
+SOLUTION_LINES = 14  # lines of 24 px text a solution's slide holds under its title (1280 × 720)
+LINE_CHARS = 80  # characters of a line of text (a CJK character takes two)
+_BLOCK = re.compile(r"\$\$.*?\$\$|```.*?```|(?:[^\n]|\n(?!\s*\n))+", re.S)
+
+
+def _lines(block: str) -> float:
+    """About how many lines of the slide a block of a solution takes: a formula a line per row of its
+    matrices and alignments (`\\\\`), code a line per line, text its length over LINE_CHARS."""
+    if block.startswith("$$"):
+        return 1 + 0.8 * block.count("\\\\")
+    if block.startswith("```"):
+        return block.count("\n")
+    text = re.sub(r"\$[^$]*\$", "xxxx", block)
+    return 1 + len(text + re.sub(r"[^\u3400-\u9fff]", "", text)) // LINE_CHARS
+
+
+def solution_parts(body: str) -> list[str]:
+    """A solution's body as the slides it takes: one, or two when it is longer than a slide holds
+    (SOLUTION_LINES), cut between two blocks where the two halves come out most even, never after a
+    block that ends with a colon (it introduces the next)."""
+    blocks = [m.group(0).strip() for m in _BLOCK.finditer(body) if m.group(0).strip()]
+    cost = [_lines(b) for b in blocks]
+    if sum(cost) <= SOLUTION_LINES or len(blocks) < 2:
+        return [body.strip()]
+    cuts = [k for k in range(1, len(blocks)) if not blocks[k - 1].rstrip().endswith((":", "："))]
+    if not cuts:
+        return [body.strip()]
+    k = min(cuts, key=lambda k: max(sum(cost[:k]), sum(cost[k:])))
+    return ["\n\n".join(blocks[:k]), "\n\n".join(blocks[k:])]
+
+
+def solutions_on_their_own_slide(nb) -> None:
+    """Each marked solution becomes a slide (a `subslide`, tagged `solution`) titled with its dropdown's
+    title, right after its exercise; what followed it on the same slide (the rest of its cell, the cells
+    up to the next slide) goes on a new slide after it, which continues the section's title.
+
+    The notes that follow a solution in the notebook are the solution slide's; the exercise's own notes
+    come before the solution cell (tests/test_slides.py checks that every part has its notes)."""
+    import nbformat
+
+    i = 0
+    while i < len(nb.cells):
         cell = nb.cells[i]
-        found = SOLUTION_FIRST.match(cell.source) if cell.cell_type == "markdown" and shown(cell) else None
-        if found and opens_slide(nb, cell) and i > 0:
-            solution = copy.deepcopy(cell)
-            solution.source = found.group(1)
-            solution.metadata["slideshow"] = {"slide_type": "-"}
-            solution.id = f"{cell.get('id', 'cell')}"[:58] + "-sol"
-            cell.source = found.group(2)
-            nb.cells.insert(i, solution)
+        found = SOLUTION.search(cell.source) if cell.cell_type == "markdown" and shown(cell) else None
+        if not found:
+            i += 1
+            continue
+        before, after = cell.source[: found.start()].strip(), cell.source[found.end() :].strip()
+        import html
+
+        title = html.unescape(found.group(1))
+        cells = []
+        for n, part in enumerate(solution_parts(found.group(2))):
+            heading = title if not n else _("{section} (continued)").format(section=title)
+            solution = nbformat.v4.new_markdown_cell(f"## {heading}\n\n{part}")
+            solution.id = f"{cell.get('id', 'cell')}"[:50] + f"-sol{i}-{n}"
+            solution.metadata["slideshow"] = {"slide_type": "subslide"}
+            solution.metadata["tags"] = ["solution"] + (["continued"] if n else [])
+            cells.append(solution)
+        solution = cells[0]
+        if before:
+            cell.source = before
+            cells.insert(0, cell)
+        else:  # the cell was the solution: the solution slide opens where the cell did, or after its slide
+            solution.metadata["slideshow"]["slide_type"] = "subslide" if slide_type(cell) != "slide" else "slide"
+        if after:
+            rest = copy.deepcopy(cell)
+            rest.source = after
+            rest.id = f"{cell.get('id', 'cell')}"[:52] + f"-aft{i}"
+            rest.metadata["slideshow"] = {"slide_type": "subslide"}
+            cells.append(rest)
+        else:  # the cells after it, up to the next slide, on a slide of their own after the solution
+            j = i + 1
+            while j < len(nb.cells) and not (shown(nb.cells[j]) or slide_type(nb.cells[j]) == "notes"):
+                j += 1
+            notes = []
+            while j < len(nb.cells) and slide_type(nb.cells[j]) == "notes":
+                notes.append(nb.cells[j])  # written for the exercise's slide, which showed the solution
+                j += 1
+            for note in notes:
+                nb.cells.remove(note)
+            cells[:0] = notes
+            j -= len(notes)
+            k = j
+            while k < len(nb.cells) and not shown(nb.cells[k]):
+                k += 1
+            if k < len(nb.cells) and slide_type(nb.cells[k]) not in ("slide", "subslide"):
+                nb.cells[k].metadata.setdefault("slideshow", {})["slide_type"] = "subslide"
+        nb.cells[i : i + 1] = cells
+        i += len(cells) if not after else len(cells) - 1  # the rest may hold another solution
+
+
+def drop_unanswered_checks(nb) -> None:
+    """An exercise's check cell, unanswered as the book runs it, prints "Not answered yet: replace the …"
+    (the checker's words, in the deck's language): on a slide, and printed on a handout, that is noise.
+    The output goes; the cell's code (the exercise's blank) stays."""
+    from attention_steps.i18n import _ as core
+
+    said = re.escape(core("Not answered yet: replace the ... with {name}.")).replace(re.escape("{name}"), ".+")
+    unanswered = re.compile(rf"\A\s*{said}\s*\Z", re.S)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = [
+                o
+                for o in cell.outputs
+                if not (
+                    "exercise-feedback" in str(o.get("data", {}).get("text/html", ""))
+                    and unanswered.match(str(o.get("data", {}).get("text/plain", "")))
+                )
+            ]
 
 
 HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*#*\s*$", re.M)
@@ -143,12 +251,13 @@ def title_every_slide(nb) -> None:
                 nb.cells.insert(i, title)
                 i += 1  # back at `cell`
                 if heading:
-                    section = heading.group(2)
+                    if "solution" not in cell.metadata.get("tags", []):  # a solution's title is not a section
+                        section = heading.group(2)
                     if not rest.strip():
                         del nb.cells[i]  # the heading was all the cell held
                         continue
                     cell.source = rest.lstrip("\n")
-        if shown(cell) and cell.cell_type == "markdown":
+        if shown(cell) and cell.cell_type == "markdown" and "solution" not in cell.metadata.get("tags", []):
             for _level, text in HEADING.findall(cell.source):
                 section = text
         i += 1
