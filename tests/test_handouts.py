@@ -437,7 +437,7 @@ def _links(pdf: Path) -> list[tuple[int, str]]:
 
 
 def test_no_handout_links_the_printers_own_server():
-    """Issue 22: all 176 links of the 24 PDFs pointed at the build's temporary server (http://127.0.0.1:NNNNN/…),
+    """Once: all 176 links of the 24 PDFs pointed at the build's temporary server (http://127.0.0.1:NNNNN/…),
     the course's chapter list too. A link goes to the published book (html.baseurl in _config.yml) or to
     another site, else it is not there."""
     from scripts.build_handouts import published_site
@@ -472,7 +472,7 @@ def test_the_published_book_is_read_from_the_config(tmp_path):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_handout_prints_the_checkers_not_answered_yet(lang):
-    """Issue 22: under every exercise the handouts printed the checker's "Not answered yet: replace the
+    """Once: under every exercise the handouts printed the checker's "Not answered yet: replace the
     ... with s_new." (the book runs the exercises unanswered); and every solution is printed, on a page
     of its own (in a deck it is a slide of its own, never a closed dropdown)."""
     from attention_steps.i18n import _, language

@@ -59,7 +59,7 @@ DROPDOWN = re.compile(r"^:::\{dropdown\}.*?^:::[ \t]*$", re.M | re.S)
 def expected_slides(path: Path) -> int:
     """Slides (reveal's leaf sections) the notebook's metadata asks for: the first shown cell
     opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing.
-    A dropdown (an exercise's solution) is a slide of its own (issue 22), unless it opens a cell that opens
+    A dropdown (an exercise's solution) is a slide of its own, unless it opens a cell that opens
     a slide; what follows it on its slide (the rest of its cell, or the next cells up to a new slide)
     goes on one more."""
     cells = json.loads(path.read_text())["cells"]
@@ -536,7 +536,7 @@ def _is_solution(part) -> bool:
 def test_each_part_of_a_split_slide_has_its_own_notes_and_each_solution_is_a_slide_of_its_own(stem):
     """Every part of a slide has notes of its own, but a solution's slide (the exercise's notes say how to
     set it, the solution is on the slide); a solution is never a dropdown, always a slide of its own with
-    its title and nothing else (issue 22: 03's "Solution 3.1" opened below the frame; 01, 02 and 08 had
+    its title and nothing else (once: 03's "Solution 3.1" opened below the frame; 01, 02 and 08 had
     their solutions skipped)."""
     from scripts.slides.notebook import slide_type
 
@@ -701,7 +701,7 @@ def _slider_slide(p):
 
 @pytest.mark.parametrize("deck", ["03_scaling", "zh_CN/03_scaling"])
 def test_a_presenter_keeps_the_deck_s_keys_after_using_an_explorer(slides_url, offline_page, deck):
-    """Issue 22: after a click on an explorer's slider, PageDown moved the slider back (03: 8 → 7) and the
+    """Once: after a click on an explorer's slider, PageDown moved the slider back (03: 8 → 7) and the
     slide stayed; → and Space moved it too, Esc did nothing. In a deck those keys go to reveal.js, the
     slider moves with ↑/↓ and +/− and says so, and Tab never leaves the current slide for a hidden one."""
     from attention_steps.i18n import _, language
@@ -774,7 +774,7 @@ def _notes_lines() -> list[tuple[str, str]]:
 
 
 def test_the_notes_write_their_maths_as_text_and_speak_no_build_word():
-    """Issue 22: the speaker view read "row of is token 's output": a note's $i$ and $Z_{\\text{cat}}$ became
+    """Once: the speaker view read "row of is token 's output": a note's $i$ and $Z_{\\text{cat}}$ became
     MathJax output that the speaker view cannot show. The notes write maths as text (Z_cat, √d_k, Kᵀ), in
     both languages, and the decks keep MathJax off them. "glued" is the build's word, not the teacher's: a
     note says "the numbers on the slide"."""
@@ -837,7 +837,7 @@ def test_the_speaker_view_shows_a_notes_maths_and_scrolls_long_notes(slides_url,
 
 
 def test_every_slide_has_a_pacing_time_and_the_speaker_view_paces(slides_url, offline_page):
-    """Issue 22: reveal's pacing timer ("time to finish current slide") needs each slide's data-timing.
+    """Once: reveal's pacing timer ("time to finish current slide") needs each slide's data-timing.
     A slide takes what its notes take to say, more where the room computes an exercise."""
     p = open_deck(offline_page, slides_url, "03_scaling")
     timings = p.page.evaluate(

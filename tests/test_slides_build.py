@@ -244,7 +244,7 @@ def test_every_slide_gets_a_title_cell_and_untitled_ones_continue_their_section(
 
 
 def test_a_solution_is_a_slide_of_its_own_after_its_exercise_and_the_build_invents_no_notes():
-    """Issue 22: a solution was a dropdown (closed, it pushed its slide below the frame when opened, and a
+    """Once: a solution was a dropdown (closed, it pushed its slide below the frame when opened, and a
     handout printed it closed). Now it is a slide after its exercise, titled with the dropdown's title;
     what followed it continues the section on a new slide. The exercise's notes, written after the solution,
     stay with the exercise; the build adds none."""
@@ -277,7 +277,7 @@ def test_a_solution_is_a_slide_of_its_own_after_its_exercise_and_the_build_inven
 
 
 def test_an_unanswered_check_prints_nothing_on_a_slide():
-    """Issue 22: every handout printed the checker's "Not answered yet: replace the ... with s_new." under
+    """Once: every handout printed the checker's "Not answered yet: replace the ... with s_new." under
     each exercise (the book runs the exercises unanswered). The output goes, in each language; a real
     answer's feedback, and the cell's code, stay."""
     from attention_steps.exercises.checking import Feedback
