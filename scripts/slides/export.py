@@ -49,7 +49,7 @@ def export(exp, nb, title: str, lang: str = "en") -> str:
     language's tag. nbconvert's `language_code` takes ISO 639-1 codes only ("zh", not "zh-CN", which
     Chromium needs to pick the Simplified Chinese glyphs): the tag is set here instead."""
     nb.metadata["title"] = title
-    with language(lang):  # what a slider in a deck says of its keys (the explorers' catalogue translates it)
+    with language(lang):  # what a slider in a deck says of its keys (locale/<lang>/chrome.po translates it)
         keys = _(
             "In the slides, ↑ and ↓ (or + and −) move this slider; Page Down, Space and → go to the next slide, "
             "Esc opens the overview."
