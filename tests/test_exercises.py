@@ -106,7 +106,7 @@ def test_every_chapter_has_at_least_two_exercises():
     per_chapter = {}
     for exercise_id in EXERCISES:
         per_chapter.setdefault(exercise_id.split(".")[0], []).append(exercise_id)
-    assert {str(c) for c in range(1, 12)} <= per_chapter.keys()
+    assert {str(c) for c in range(1, 13)} <= per_chapter.keys()
     assert all(len(ids) >= 2 for ids in per_chapter.values()), per_chapter
 
 
@@ -158,6 +158,13 @@ TYPICAL = [
     ("10.2", "softmax down a column"),
     ("10.2", "the row that reads 猫"),
     ("11.4", "query heads"),
+    ("12.1", "a transposed gradient"),
+    ("12.3", "a transposed gradient"),
+    ("12.3", "forget the 1/√d_k"),
+    ("12.2", "forget the −aaᵀ term"),
+    ("12.3", "forget the −aaᵀ term"),
+    ("12.2", "sum over the wrong axis"),
+    ("12.1", "sum over the wrong axis"),
 ]
 
 
@@ -386,7 +393,7 @@ def test_every_exercise_is_registered_by_the_module_its_id_names():
         "    print(name, [module_of(i) for i in new] == [name] * len(new) and len(new) > 0, sorted(chapters() - loaded - {name}))\n"
     )
     lines = _run(program).splitlines()
-    assert len(lines) == 11
+    assert len(lines) == 12
     assert all(line.endswith(" True []") for line in lines), lines
 
 
@@ -647,6 +654,25 @@ def test_ch11_1_forgetting_to_rescale_is_caught():
     no_rescale = np.exp(EX_SCORES[:2] - EX_SCORES[:2].max()).sum() + np.exp(EX_SCORES[2:] - m).sum()
     feedback = check("11.1", [m, no_rescale])
     assert not feedback.ok and "without rescaling the old ℓ" in str(feedback)
+
+
+def test_ch12_expected_answers_are_worked_out_without_the_backward():
+    """The chapter's exercises against gradients written out entry by entry (not with attention_steps.backward)."""
+    from attention_steps.exercises.ch12 import EX1_A, EX1_DZ, EX2_A, EX2_G, EX3_DZ
+
+    dV = np.array([[sum(EX1_A[i, j] * EX1_DZ[i, c] for i in range(3)) for c in range(2)] for j in range(3)])
+    np.testing.assert_allclose(solution("12.1"), dV)
+    ga = float(EX2_G @ EX2_A)
+    np.testing.assert_allclose(solution("12.2"), [a * (g - ga) for a, g in zip(EX2_A, EX2_G)])
+    assert abs(float(np.sum(solution("12.2")))) < 1e-12  # softmax's gradient sums to 0
+    ex = i_love()
+    Q, K, V = ex.X @ ex.W_Q, ex.X @ ex.W_K, ex.X @ ex.W_V
+    a = softmax(Q @ K.T / np.sqrt(3))  # "love" is row 1 (code index)
+    g = EX3_DZ[1] @ V.T  # dA's row for "love": the loss reads z_love, column 2
+    ds = a[1] * (g - g @ a[1])
+    dq_love = (ds / np.sqrt(3)) @ K
+    np.testing.assert_allclose(solution("12.3"), np.stack([np.zeros(3), dq_love]), atol=1e-12)
+    assert "forget the 1/√d_k" in str(check("12.3", np.stack([np.zeros(3), ds @ K])))
 
 
 # ------------------------------------------------------------------ in Chinese (i18n)

@@ -405,7 +405,7 @@ def test_launch_buttons_open_the_learner_branch(lang):
     branch = config["repository"]["branch"]
     tree = build_learner.OUT
     where = f"{build_learner.folder(lang)}/book" if build_learner.folder(lang) else "book"
-    for name in ("intro", "03_scaling", "11_long_context"):
+    for name in ("intro", "03_scaling", "11_long_context", "12_backward"):
         page = (build_learner.site_dir(lang) / "book" / f"{name}.html").read_text()
         assert f"https://colab.research.google.com/github/{repo}/blob/{branch}/{where}/{name}.ipynb" in page, name
         assert f"https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/{where}/{name}.ipynb" in page, name

@@ -1,0 +1,107 @@
+"""Chapter 12 (backward): the built page shows the worked example's gradients, recomputed here
+entry by entry with plain NumPy (not with attention_steps.backward), the claims around the
+checks and the memory hold, and the speaker notes state no number a test does not check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_steps.backward_studies import descent, kept_for_backward, weight_gradient_sweep
+from attention_steps.examples import i_love
+from reader import page, tex, unchecked_note_lines
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
+
+
+def _by_hand():
+    """The worked example, L = z_11, written out entry by entry."""
+    ex = i_love()
+    Q, K, V = ex.X @ ex.W_Q, ex.X @ ex.W_K, ex.X @ ex.W_V
+    e = np.exp(Q @ K.T / np.sqrt(3))
+    A = e / e.sum(axis=1, keepdims=True)
+    g = np.array([V[0, 0], V[1, 0]])  # row 1 of dZ Vᵀ: the first entries of the two values
+    ga = g @ A[0]
+    ds = A[0] * (g - ga)
+    dP = ds / np.sqrt(3)
+    dq1 = dP[0] * K[0] + dP[1] * K[1]
+    dk1 = dP[0] * Q[0]
+    return ex, Q, K, V, A, ga, ds, dP, dq1, dk1
+
+
+def test_chapter_12_page_shows_the_worked_example():
+    text = page("12_backward").text
+    ex, Q, K, V, A, ga, ds, dP, dq1, dk1 = _by_hand()
+    assert f"({A[0, 0]:.3f}, {A[0, 1]:.3f}), so" in text
+    assert f"= {ga:.3f} and" in text and ga == pytest.approx(A[0, 0])
+    assert f"{ds[0]:.3f}" in text and f"{ds[1]:.3f}" in text and ds.sum() == pytest.approx(0, abs=1e-15)
+    assert f"{dP[0]:.3f}" in text and f"{dk1[0]:.3f}" in text
+    maths = page("12_backward").math
+    np.testing.assert_allclose(dq1, dP[0] * (K[0] - K[1]))  # dq_1 = dP_11 (k_1 − k_2)
+    dV = np.array([[A[0, 0], 0, 0], [A[0, 1], 0, 0]])  # column 1 of dV: "I"'s weights
+    dQ = np.stack([dq1, np.zeros(3)])
+    dK = np.stack([dk1, dP[1] * Q[0]])
+    for M in (dV, dQ, dK, np.stack([dq1, np.zeros(3), dq1, np.zeros(3)])):  # the last: dW_Q = Xᵀ dQ
+        assert tex(np.round(M, 3) + 0.0) in maths, M
+    assert list(ex.X[0]) == [1, 0, 1, 0]  # so dW_Q copies dq_1 into rows 1 and 3
+    assert "copies dq_1 into rows 1 and 3" in text.replace("\\(", "").replace("\\)", "")
+
+
+def test_chapter_12_checks_say_what_the_core_finds():
+    text = page("12_backward").text
+    assert "which sympy confirms exactly" in text
+    assert "the rows of dS sum to exactly 0" in text.replace("\\(", "").replace("\\)", "")
+    assert "is exactly 0." in text  # the masked score's gradient
+    # the forgotten 1/√d_k: the wrong value is √d_k times the right one
+    assert f"is {np.sqrt(3):.3f} times the right one, which is" in text
+    # "Larger steps fall less than the straight line: the curvature."
+    ex, Q, K, V, A, *_ = _by_hand()
+    from attention_steps import scaled_dot_product_attention, scaled_dot_product_attention_backward
+
+    dZ = np.zeros((2, 3))
+    dZ[0, 0] = 1.0
+    grads = dict(zip("QKV", scaled_dot_product_attention_backward(Q, K, V, dZ)))
+    walk = descent(
+        lambda Q, K, V: scaled_dot_product_attention(Q, K, V)[0][0, 0],
+        {"Q": Q, "K": K, "V": V},
+        grads,
+        [0.05, 0.1, 0.2, 0.4, 0.8],
+    )
+    assert walk.decreases and (walk.losses > walk.predicted).all()
+    assert (np.diff(walk.relative_gap()) > 0).all()
+
+
+def test_chapter_12_memory_and_scaling_claims():
+    text = page("12_backward").text
+    k = kept_for_backward(4096, 768, 12)
+    assert f"is {k.weights_share:.0%} of it" in text
+    assert "two numbers per row and head" in text and k.statistics == 2 * 12 * 4096
+    sweep = weight_gradient_sweep([16, 64, 1024])
+    sqrt, dk, none = (sweep[s] for s in ("sqrt_d_k", "d_k", "none"))
+    ratio = sqrt[1].median() / dk[1].median()
+    assert f"({ratio:.0f} times smaller" in text and 6 < ratio < 11  # about √64 = 8: the chain factor
+    assert 0.8 < sqrt[2].median() / sqrt[0].median() < 1.25  # "keeps it level"
+    assert dk[2].median() < dk[1].median() < dk[0].median()  # "starves it"
+    assert none[1].median() > sqrt[1].median()  # "not smaller at moderate d_k"
+    spread = lambda r: r.percentile(75) / r.percentile(25)  # noqa: E731
+    assert spread(none[2]) > 3 * spread(sqrt[2])  # "spreads it ever wider"
+
+
+def test_chapter_12_notes_state_no_unchecked_number():
+    from attention_steps.exercises import check, registry
+    from attention_steps.exercises.ch12 import EX1_A, EX1_DZ, EX2_A, EX2_G
+
+    # "A is not symmetric, so A dZ gives a different answer."
+    assert not np.allclose(EX1_A, EX1_A.T) and not np.allclose(EX1_A @ EX1_DZ, EX1_A.T @ EX1_DZ)
+    assert not check("12.1", EX1_A @ EX1_DZ).ok
+    # "forgetting it leaves a ⊙ g, the diagonal of J only."
+    assert "−aaᵀ" in str(check("12.2", EX2_A * EX2_G))
+    # "the checker names the forgotten division by √d_k, the transposed dS and the missing −aaᵀ term."
+    named = " ".join(m.what for m in registry()["12.3"].mistakes)
+    assert "1/√d_k" in named and "dSᵀ K" in named and "−aaᵀ" in named
+    checked = {
+        "- 12.1: the transpose is the whole exercise; A is not symmetric, so A dZ gives a different answer.",
+        "- 12.2: the dot product first; forgetting it leaves a ⊙ g, the diagonal of J only.",
+        "- 12.3: all four stages; the checker names the forgotten division by √d_k, the transposed dS and the missing −aaᵀ term.",
+    }
+    assert unchecked_note_lines("12_backward", checked) == []
