@@ -704,7 +704,7 @@ def test_a_presenter_keeps_the_deck_s_keys_after_using_an_explorer(slides_url, o
     """Once: after a click on an explorer's slider, PageDown moved the slider back (03: 8 → 7) and the
     slide stayed; → and Space moved it too, Esc did nothing. In a deck those keys go to reveal.js, the
     slider moves with ↑/↓ and +/− and says so, and Tab never leaves the current slide for a hidden one."""
-    from attention_steps.i18n import _, language
+    from scripts.chrome import _, language  # the decks' own words
 
     p = open_deck(offline_page, slides_url, deck)
     for key in ("PageDown", "Space", "ArrowRight"):
