@@ -91,7 +91,7 @@ def smallest_label_px() -> float:
     use_book_style()
 
     sizes = []
-    for path in (BOOK / "attention_steps").glob("*.py"):
+    for path in (BOOK / "attention_steps").rglob("*.py"):
         sizes += [float(v) for v in re.findall(r"(?:fontsize|labelsize)\s*=\s*(\d+(?:\.\d+)?)", path.read_text())]
     return min(sizes) * float(matplotlib.rcParams["savefig.dpi"]) / 72
 
