@@ -37,7 +37,6 @@ import time
 from pathlib import Path
 
 from scripts.browser import TIMEOUT_MS, BrowserNotFound, block_other_hosts, launch, new_context, serve
-from scripts.build_paths import ROOT
 from scripts.build_slides import (
     COURSE,
     COURSE_TITLE,
@@ -54,6 +53,8 @@ from scripts.build_slides import (
     write_index,
     write_stamps,
 )
+from scripts.slides.sheets import SHEETS
+from scripts.slides.site import published_site
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
 
@@ -172,20 +173,6 @@ PDF_LINKS = """([base, lang, decks]) => {
 }"""
 
 
-def published_site(config: Path = ROOT / "_config.yml") -> str | None:
-    """The published book's address (`html.baseurl` in Jupyter Book's _config.yml, ending in "/"), or None
-    when none is configured: where a handout's links to the book go."""
-    import yaml
-
-    data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
-    base = ((data.get("html") or {}).get("baseurl") or "").strip()
-    if not base:
-        return None
-    if not base.startswith(("https://", "http://")):
-        raise ValueError(f"{config.name}: html.baseurl must be an http(s) address, got {base!r}")
-    return base.rstrip("/") + "/"
-
-
 WORKERS = max(1, min(2, os.cpu_count() or 1))  # decks printed at once, each by its own browser
 
 
@@ -290,6 +277,68 @@ def print_deck(context, url: str, name: str, target: Path, links=(None, "", []))
     page.pdf(path=str(target), print_background=True, prefer_css_page_size=True)
     page.close()
     return warnings
+
+
+# The exercise sheet and the answer key (scripts/slides/sheets.py) on paper: A4 and US Letter, every
+# formula typeset first, each page's footer the sheet's title and "page k of n" (Chromium's own footer).
+PAPERS = {"A4": "", "Letter": "-letter"}  # paper -> the PDF's name suffix
+SHEET_TYPESET = """() => new Promise(r => { const M = window.MathJax;
+  if (!M || !M.Hub) { r(false); return; } M.Hub.Queue(() => r(true)); })"""
+FOOTER = (
+    '<div style="font: 8pt sans-serif; width: 100%; margin: 0 15mm; display: flex; justify-content: space-between;">'
+    '<span class="title"></span><span>{page}</span></div>'
+)
+
+
+def sheet_targets(pdf_dir: Path) -> dict[tuple[str, str], Path]:
+    """(sheet, paper) -> where its PDF goes: pdf/exercises.pdf, pdf/answers-letter.pdf, ..."""
+    return {(kind, paper): pdf_dir / f"{kind}{suffix}.pdf" for kind in SHEETS for paper, suffix in PAPERS.items()}
+
+
+def print_sheets(targets: dict[tuple[str, str], Path], out: Path = OUT, lang: str = "en") -> None:
+    """Print the sheets of `lang` (out/[lang/]KIND.html) to targets[(KIND, paper)], offline."""
+    from playwright.sync_api import sync_playwright
+
+    where = folder(lang) + "/" if folder(lang) else ""
+    page_of = _("page {page} of {pages}").format(
+        page='<span class="pageNumber"></span>', pages='<span class="totalPages"></span>'
+    )
+    base, server = serve(out)
+    try:
+        with sync_playwright() as p:
+            try:
+                browser = launch(p)
+            except BrowserNotFound as e:
+                sys.exit(f"build_handouts: {e}")
+            context = new_context(browser)
+            refused = block_other_hosts(context)
+            for (kind, paper), target in targets.items():
+                t0 = time.perf_counter()
+                page = context.new_page()
+                page.goto(f"{base}/{where}{kind}.html", wait_until="networkidle", timeout=TIMEOUT_MS)
+                if not page.evaluate(SHEET_TYPESET):
+                    sys.exit(f"build_handouts: {kind}.html has no MathJax (vendor/ missing?)")
+                page.emulate_media(media="print")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                page.pdf(
+                    path=str(target),
+                    format=paper,
+                    margin={"top": "16mm", "bottom": "18mm", "left": "15mm", "right": "15mm"},
+                    display_header_footer=True,
+                    header_template="<span></span>",
+                    footer_template=FOOTER.format(page=page_of),
+                    print_background=True,
+                )
+                page.close()
+                print(
+                    f"build_handouts: {target.relative_to(out)} ({pdf_pages(target)} pages, "
+                    f"{time.perf_counter() - t0:.1f} s)"
+                )
+            browser.close()
+    finally:
+        server.shutdown()
+    if refused:
+        sys.exit(f"build_handouts: a sheet asked other hosts for {sorted(set(refused))}")
 
 
 def pdf_pages(path: Path) -> int:
@@ -402,6 +451,19 @@ def print_handouts(args) -> int:
                 f"build_handouts: {target.relative_to(OUT)} ({pages} pages: the title page and {len(chapters)} chapters joined, "
                 f"{time.perf_counter() - t0:.1f} s)"
             )
+    # the exercise sheet and the answer key, printed again when their page changed
+    sheets = {key: t for key, t in sheet_targets(pdf_dir).items() if (out / f"{key[0]}.html").exists()}
+    made_from = {
+        t.name: hashlib.sha256((out / f"{kind}.html").read_bytes() + tooling.encode()).hexdigest()
+        for (kind, _paper), t in sheets.items()
+    }
+    sheets_todo = {
+        key: t for key, t in sheets.items() if args.force or stamps.get(t.name) != made_from[t.name] or not t.exists()
+    }
+    if sheets_todo and not args.only:
+        print_sheets(sheets_todo, lang=lang)
+        stamps.update({t.name: made_from[t.name] for t in sheets_todo.values()})
+        write_stamps(pdf_dir, stamps)
     write_index(out, decks, book_prefix=book_index(lang, published=False), lang=lang)
     published = SITE / "slides" / folder(lang)
     if published.exists():  # the book carries the decks: carry the handouts too

@@ -65,7 +65,8 @@ from scripts.slides.chapters import chapters, documents, title_of, titles_and_la
 from scripts.slides.execution import cache_fingerprint, cache_record, executed
 from scripts.slides.export import export, exporter
 from scripts.slides.notebook import course_notebook, for_slides
-from scripts.slides.site import publish, standalone, write_if_changed, write_index
+from scripts.slides.sheets import SHEETS, exercises_of, write_sheets
+from scripts.slides.site import publish, published_site, standalone, write_if_changed, write_index
 from scripts.slides.stamps import (
     deck_digest,
     quick_digest,
@@ -135,6 +136,7 @@ def build_decks(args) -> int:
             t0 = time.perf_counter()
             nb, origin = executed(path)
             nb = in_language(nb, lang, path.stem)
+            prepared[f"{path.stem}:exercises"] = exercises_of(nb, path.stem, *links())  # for the sheets
             prepared[path.stem] = for_slides(nb, path.stem, decks, *links(), lang=lang)
             prepared[f"{path.stem}:why"] = f"{origin}, {time.perf_counter() - t0:.1f} s"
         return prepared[path.stem]
@@ -177,7 +179,7 @@ def build_decks(args) -> int:
             args.force
             or digest is None
             or old.get("inputs") != digest
-            or not all((out / f"{name}.html").exists() for name in (COURSE, COURSE_TITLE))
+            or not all((out / f"{name}.html").exists() for name in (COURSE, COURSE_TITLE, *SHEETS))
         ):
             course = course_notebook([(p.stem, ready(p)) for p in paths], lang)
             title_only = copy.deepcopy(course)  # the course handout's first page, before the chapters' handouts
@@ -191,6 +193,10 @@ def build_decks(args) -> int:
             build(COURSE, course, course.metadata["title"], None if digest is None else {"inputs": digest})
             rebuilt.append(COURSE)
             print(f"build_slides: {COURSE}.html ({len(paths)} chapters)")
+            site = published_site()
+            book = f"{site}{folder(lang) + '/' if folder(lang) else ''}book/" if site else None
+            write_sheets(out, [(title_of(ready(p)), prepared[f"{p.stem}:exercises"]) for p in paths], lang, book)
+            print(f"build_slides: {', '.join(f'{kind}.html' for kind in SHEETS)} (every chapter's exercises)")
     names = links()[0]  # the chapters' titles in this language
     listed = [(p.stem, names.get(p.stem) or title_of(json.loads(p.read_text()))) for p in paths + extra]
     listed = [(stem, title) for stem, title in listed if (out / f"{stem}.html").exists()]

@@ -447,6 +447,12 @@ def test_no_handout_links_the_printers_own_server():
     pdfs += sorted((SLIDES / "pdf" / "parts").glob("*.pdf")) + sorted(
         (SLIDES / "zh_CN" / "pdf" / "parts").glob("*.pdf")
     )
+    pdfs += [
+        SLIDES / lang / "pdf" / f"{kind}{paper}.pdf"
+        for lang in LANGS
+        for kind in ("exercises", "answers")
+        for paper in ("", "-letter")
+    ]
     local = re.compile(r"^(https?://)?(127\.0\.0\.1|localhost|\[::1\])([:/]|$)|^(file:|/|\.)", re.I)
     wrong = [
         (pdf.relative_to(SLIDES).as_posix(), k, uri) for pdf in pdfs for k, uri in _links(pdf) if local.search(uri)

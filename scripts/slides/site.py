@@ -16,9 +16,13 @@ import re
 from pathlib import Path
 from string import Template
 
+from scripts.build_paths import ROOT
+
 from . import COURSE_TITLE, HERE, LANGUAGES, TITLE, _, book_index, book_link, folder, language, up
 from .assets import palette_css, sync
 from .stamps import STAMPS
+
+CONFIG = ROOT / "_config.yml"  # Jupyter Book's: where the published book is (html.baseurl)
 
 _MARKED = re.compile(r'<a data-book="([^"]*)"')  # a link to a book page in the standalone folder
 # The language's own name, as the book's language switch shows it (book/_ext/i18n_edition.py)
@@ -53,6 +57,20 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
             pdf = folder_ / "pdf" / f"{stem}.pdf"
             handout = f' · <a class="handout" href="pdf/{stem}.pdf">{_("PDF handout")}</a>' if pdf.exists() else ""
             rows.append(f'<li><a href="{stem}.html">{html.escape(title)}</a>{handout}</li>')
+        sheets = []
+        for kind, name in (("exercises", _("Exercise sheet")), ("answers", _("Answer key"))):
+            papers = [
+                f'<a href="pdf/{kind}{suffix}.pdf">{paper}</a>'
+                for paper, suffix in (("A4", ""), ("Letter", "-letter"))
+                if (folder_ / "pdf" / f"{kind}{suffix}.pdf").exists()
+            ]
+            if (folder_ / f"{kind}.html").exists():
+                sheets.append(
+                    f'<a href="{kind}.html">{html.escape(name)}</a>'
+                    + (f" (PDF: {' · '.join(papers)})" if papers else "")
+                )
+        if sheets:
+            rows.append(f'<li class="sheets">{_("For the class:")} {" · ".join(sheets)}</li>')
         book_there = book_prefix is not None and (folder_ / book_prefix / "index.html").exists()
         back = f'<p><a href="{book_prefix}index.html">{_("← Back to the book")}</a></p>' if book_there else ""
         root = folder_.parent if folder(lang) else folder_  # the English decks' folder
@@ -114,3 +132,17 @@ def publish(out: Path, site: Path, lang: str = "en") -> None:
     listed = json.loads((out / "decks.json").read_text())
     write_index(dest, listed, book_prefix=book_index(lang, published=True), lang=lang)
     print(f"build_slides: {copied} files and {len(deck_files)} decks copied into {dest}/")
+
+
+def published_site(config: Path = CONFIG) -> str | None:
+    """The published book's address (`html.baseurl` in Jupyter Book's _config.yml, ending in "/"), or None
+    when none is configured: where a handout's links to the book go."""
+    import yaml
+
+    data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
+    base = ((data.get("html") or {}).get("baseurl") or "").strip()
+    if not base:
+        return None
+    if not base.startswith(("https://", "http://")):
+        raise ValueError(f"{config.name}: html.baseurl must be an http(s) address, got {base!r}")
+    return base.rstrip("/") + "/"
