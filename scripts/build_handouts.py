@@ -53,7 +53,9 @@ from scripts.build_slides import (
     write_index,
     write_stamps,
 )
+from scripts.slides import paper as paper_layout
 from scripts.slides.sheets import SHEETS
+from scripts.slides.sheets import SUFFIX as SHEET_SUFFIX
 from scripts.slides.site import published_site
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
@@ -281,7 +283,6 @@ def print_deck(context, url: str, name: str, target: Path, links=(None, "", []))
 
 # The exercise sheet and the answer key (scripts/slides/sheets.py) on paper: A4 and US Letter, every
 # formula typeset first, each page's footer the sheet's title and "page k of n" (Chromium's own footer).
-PAPERS = {"A4": "", "Letter": "-letter"}  # paper -> the PDF's name suffix
 SHEET_TYPESET = """() => new Promise(r => { const M = window.MathJax;
   if (!M || !M.Hub) { r(false); return; } M.Hub.Queue(() => r(true)); })"""
 FOOTER = (
@@ -292,7 +293,7 @@ FOOTER = (
 
 def sheet_targets(pdf_dir: Path) -> dict[tuple[str, str], Path]:
     """(sheet, paper) -> where its PDF goes: pdf/exercises.pdf, pdf/answers-letter.pdf, ..."""
-    return {(kind, paper): pdf_dir / f"{kind}{suffix}.pdf" for kind in SHEETS for paper, suffix in PAPERS.items()}
+    return {(kind, paper): pdf_dir / f"{kind}{suffix}.pdf" for kind in SHEETS for paper, suffix in SHEET_SUFFIX.items()}
 
 
 def print_sheets(targets: dict[tuple[str, str], Path], out: Path = OUT, lang: str = "en") -> None:
@@ -339,6 +340,43 @@ def print_sheets(targets: dict[tuple[str, str], Path], out: Path = OUT, lang: st
         server.shutdown()
     if refused:
         sys.exit(f"build_handouts: a sheet asked other hosts for {sorted(set(refused))}")
+
+
+def print_papers(handouts: dict[str, tuple[str, Path]], lang: str = "en") -> None:
+    """Each chapter's handout (name -> (deck title, its one-slide-a-page PDF)) on A4 and Letter, three
+    slides a page (scripts/slides/paper.py): pdf/NAME-a4.pdf and pdf/NAME-letter.pdf."""
+    from playwright.sync_api import sync_playwright
+    from pypdf import PdfReader
+
+    page_of = _("page {page} of {pages}")
+    with sync_playwright() as p:
+        try:
+            browser = launch(p)
+        except BrowserNotFound as e:
+            sys.exit(f"build_handouts: {e}")
+        context = new_context(browser)
+        refused = block_other_hosts(context)
+        for name, (title, slides_pdf) in handouts.items():
+            reader = PdfReader(slides_pdf)
+            box = reader.pages[0].mediabox
+            aspect, count = float(box.width) / float(box.height), len(reader.pages)
+            for paper, suffix in paper_layout.SUFFIX.items():
+                t0 = time.perf_counter()
+                target = slides_pdf.with_name(f"{name}{suffix}.pdf")
+                sheet = target.with_suffix(".paper.pdf")
+                pages = -(-count // paper_layout.PER_PAGE)
+                page = context.new_page()
+                page.set_content(paper_layout.background(title, pages, paper, aspect, page_of, lang), wait_until="load")
+                page.pdf(path=str(sheet), prefer_css_page_size=True, print_background=True)
+                page.close()
+                try:
+                    paper_layout.impose(slides_pdf, sheet, target, paper)
+                finally:
+                    sheet.unlink(missing_ok=True)
+                print(f"build_handouts: {target.name} ({pages} pages, {paper}, {time.perf_counter() - t0:.1f} s)")
+        browser.close()
+    if refused:
+        sys.exit(f"build_handouts: the paper handouts asked other hosts for {sorted(set(refused))}")
 
 
 def pdf_pages(path: Path) -> int:
@@ -429,6 +467,16 @@ def print_handouts(args) -> int:
 
     if todo:
         print_decks({n: targets[n] for n in todo}, printed_one=printed_one, lang=lang)
+    # the chapters' handouts on paper, three slides a page: again when the handout was printed again
+    on_paper = {
+        n: (titles[n], targets[n])
+        for n in chapters
+        if n in needed
+        and targets[n].exists()
+        and (n in todo or not all(targets[n].with_name(f"{n}{s}.pdf").exists() for s in paper_layout.SUFFIX.values()))
+    }
+    if on_paper:
+        print_papers(on_paper, lang=lang)
     joined = 0
     if COURSE in names:
         parts = [COURSE_TITLE, *chapters]

@@ -453,6 +453,9 @@ def test_no_handout_links_the_printers_own_server():
         for kind in ("exercises", "answers")
         for paper in ("", "-letter")
     ]
+    pdfs += [
+        SLIDES / lang / "pdf" / f"{d}{paper}.pdf" for lang in LANGS for d in CHAPTERS for paper in ("-a4", "-letter")
+    ]
     local = re.compile(r"^(https?://)?(127\.0\.0\.1|localhost|\[::1\])([:/]|$)|^(file:|/|\.)", re.I)
     wrong = [
         (pdf.relative_to(SLIDES).as_posix(), k, uri) for pdf in pdfs for k, uri in _links(pdf) if local.search(uri)

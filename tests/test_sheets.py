@@ -1,4 +1,6 @@
-"""The exercise sheet and the answer key (scripts/slides/sheets.py, printed by scripts/build_handouts.py).
+"""The teacher's paper: the exercise sheet and the answer key (scripts/slides/sheets.py), and every
+chapter's handout three slides a page on A4 and Letter (scripts/slides/paper.py), all printed by
+scripts/build_handouts.py.
 
 A teacher hands out `pdf/exercises.pdf` (every exercise, room to answer, no solution) and keeps
 `pdf/answers.pdf` (every exercise, its worked solution and what the checker accepts), in both
@@ -156,3 +158,54 @@ def test_the_slides_index_offers_the_sheets():
             pytest.skip("the sheets are not printed: run `bash scripts/build.sh`")
         hrefs = {a["href"] for a in BeautifulSoup(index.read_text(), "html.parser").select("li.sheets a")}
         assert {"pdf/exercises.pdf", "pdf/answers-letter.pdf", "exercises.html", "answers.html"} <= hrefs, hrefs
+
+
+# -- the chapters' handouts on paper
+
+
+@pytest.mark.unit
+def test_three_slides_fit_a_page_of_either_paper_and_another_paper_is_refused():
+    from scripts.slides.paper import PAPERS, slots
+
+    for paper, (width, height) in PAPERS.items():
+        frames = slots(paper, 16 / 9)
+        assert len(frames) == 3
+        assert all(left + w <= width and top + h <= height - 15 for left, top, w, h in frames)
+        assert all(frames[k][1] + frames[k][3] < frames[k + 1][1] for k in range(2)), "frames overlap"
+    with pytest.raises(ValueError, match=r"paper must be one of \['A4', 'Letter'\], got 'A5'"):
+        slots("A5", 16 / 9)
+
+
+def _chapters() -> list[str]:
+    return [p.stem for p in sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))]
+
+
+@pytest.mark.book
+@pytest.mark.skipif(not POPPLER, reason="poppler-utils is not installed (scripts/setup.sh installs it)")
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_handout_comes_on_paper_three_slides_a_page_with_its_title_and_page_in_the_footer(lang):
+    from pypdf import PdfReader
+
+    decks = (
+        dict(json.loads((SLIDES / lang / "decks.json").read_text())) if (SLIDES / lang / "decks.json").exists() else {}
+    )
+    for stem in _chapters():
+        slides = SLIDES / lang / "pdf" / f"{stem}.pdf"
+        if not slides.exists():
+            pytest.skip(f"{slides.relative_to(SLIDES)} is not printed: run `bash scripts/build.sh`")
+        count = len(PdfReader(slides).pages)
+        for suffix, paper in (("-a4", ""), ("-letter", "-letter")):
+            path = _pdf(lang, stem, suffix)
+            reader = PdfReader(path)
+            assert _on_paper(reader, paper), f"{path.name}: not {PAPERS[paper]} pt"
+            assert len(reader.pages) == -(-count // 3), f"{path.name}: {len(reader.pages)} pages for {count} slides"
+            last = subprocess.run(
+                ["pdftotext", "-f", str(len(reader.pages)), "-l", str(len(reader.pages)), str(path), "-"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+            footer = " ".join(last.split())
+            assert " ".join(decks[stem].split()) in footer, f"{path.name}: the deck's title is not in the footer"
+            n = len(reader.pages)
+            assert f"page {n} of {n}" in footer or f"第 {n} 页，共 {n} 页" in footer, f"{path.name}: no page number"

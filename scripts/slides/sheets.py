@@ -30,6 +30,7 @@ CHECK = re.compile(r"""\bcheck\(\s*["'](\d+\.\d+)["']""")
 _DROPDOWN = re.compile(r"<!-- sheet-solution -->(.*?)<!-- /sheet-solution -->", re.S)
 _BOOK_LINK = re.compile(r'<a href="ase-book:([^"#]*)(#[^"]*)?">(.*?)</a>', re.S)
 SHEETS = ("exercises", "answers")
+SUFFIX = {"A4": "", "Letter": "-letter"}  # paper -> the PDF's name: pdf/exercises.pdf, pdf/exercises-letter.pdf
 
 
 @dataclass(frozen=True)
@@ -176,8 +177,9 @@ def sheet(kind: str, chapters: list[tuple[str, list[SheetExercise]]], lang: str,
 
 
 def write_sheets(out: Path, chapters: list[tuple[str, list[SheetExercise]]], lang: str, book: str | None) -> None:
-    """out/exercises.html and out/answers.html, rewritten only when they change."""
-    from .site import write_if_changed
-
+    """out/exercises.html and out/answers.html, rewritten only when they change (an unchanged file keeps
+    its time, so its copy in the book is skipped)."""
     for kind in SHEETS:
-        write_if_changed(out / f"{kind}.html", sheet(kind, chapters, lang, book))
+        path, text = out / f"{kind}.html", sheet(kind, chapters, lang, book)
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)

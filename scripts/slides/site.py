@@ -20,6 +20,8 @@ from scripts.build_paths import ROOT
 
 from . import COURSE_TITLE, HERE, LANGUAGES, TITLE, _, book_index, book_link, folder, language, up
 from .assets import palette_css, sync
+from .paper import SUFFIX as PAPER_SUFFIX
+from .sheets import SUFFIX as SHEET_SUFFIX
 from .stamps import STAMPS
 
 CONFIG = ROOT / "_config.yml"  # Jupyter Book's: where the published book is (html.baseurl)
@@ -56,12 +58,19 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
         for stem, title in decks:
             pdf = folder_ / "pdf" / f"{stem}.pdf"
             handout = f' · <a class="handout" href="pdf/{stem}.pdf">{_("PDF handout")}</a>' if pdf.exists() else ""
+            papers = [
+                f'<a class="paper" href="pdf/{stem}{suffix}.pdf">{paper}</a>'
+                for paper, suffix in PAPER_SUFFIX.items()
+                if (folder_ / "pdf" / f"{stem}{suffix}.pdf").exists()
+            ]
+            if papers:
+                handout += " (" + _("three slides a page, with room for notes:") + " " + " · ".join(papers) + ")"
             rows.append(f'<li><a href="{stem}.html">{html.escape(title)}</a>{handout}</li>')
         sheets = []
         for kind, name in (("exercises", _("Exercise sheet")), ("answers", _("Answer key"))):
             papers = [
                 f'<a href="pdf/{kind}{suffix}.pdf">{paper}</a>'
-                for paper, suffix in (("A4", ""), ("Letter", "-letter"))
+                for paper, suffix in SHEET_SUFFIX.items()
                 if (folder_ / "pdf" / f"{kind}{suffix}.pdf").exists()
             ]
             if (folder_ / f"{kind}.html").exists():
