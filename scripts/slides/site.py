@@ -59,12 +59,13 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
             pdf = folder_ / "pdf" / f"{stem}.pdf"
             handout = f' · <a class="handout" href="pdf/{stem}.pdf">{_("PDF handout")}</a>' if pdf.exists() else ""
             papers = [
-                f'<a class="paper" href="pdf/{stem}{suffix}.pdf">{paper}</a>'
+                f'<a class="paper" href="pdf/{stem}{suffix}.pdf" '
+                f'aria-label="{html.escape(_("{paper} paper, three slides a page").format(paper=paper))}">{paper}</a>'
                 for paper, suffix in PAPER_SUFFIX.items()
                 if (folder_ / "pdf" / f"{stem}{suffix}.pdf").exists()
             ]
             if papers:
-                handout += " (" + _("three slides a page, with room for notes:") + " " + " · ".join(papers) + ")"
+                handout += " · " + " · ".join(papers)
             rows.append(f'<li><a href="{stem}.html">{html.escape(title)}</a>{handout}</li>')
         sheets = []
         for kind, name in (("exercises", _("Exercise sheet")), ("answers", _("Answer key"))):
@@ -79,7 +80,7 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
                     + (f" (PDF: {' · '.join(papers)})" if papers else "")
                 )
         if sheets:
-            rows.append(f'<li class="sheets">{_("For the class:")} {" · ".join(sheets)}</li>')
+            rows.insert(0, f'<li class="sheets">{_("For the class:")} {" · ".join(sheets)}</li>')
         book_there = book_prefix is not None and (folder_ / book_prefix / "index.html").exists()
         back = f'<p><a href="{book_prefix}index.html">{_("← Back to the book")}</a></p>' if book_there else ""
         root = folder_.parent if folder(lang) else folder_  # the English decks' folder
@@ -97,6 +98,11 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
                 "One deck per chapter, made from the same notebooks as the book. They work with no network. "
                 "Press <kbd>s</kbd> for the speaker view with the notes, <kbd>f</kbd> for full screen, "
                 "<kbd>Esc</kbd> for the overview."
+            )
+            + ("" if lang.startswith("zh") else " ")  # Chinese sentences follow each other with no space
+            + _(
+                "Each deck's PDF handout has a slide a page; A4 and Letter have three slides a page, "
+                "with lines beside each for notes."
             ),
             colours=palette_css(),
             rows="\n".join(rows),
