@@ -56,7 +56,7 @@ from scripts.build_slides import (
 from scripts.slides import paper as paper_layout
 from scripts.slides.sheets import SHEETS
 from scripts.slides.sheets import SUFFIX as SHEET_SUFFIX
-from scripts.slides.site import published_site
+from scripts.slides.site import published_site, standalone_book
 
 PARTS = "parts"  # pdf/parts/: pages that only make up the course handout (its title page)
 
@@ -512,12 +512,12 @@ def print_handouts(args) -> int:
         print_sheets(sheets_todo, lang=lang)
         stamps.update({t.name: made_from[t.name] for t in sheets_todo.values()})
         write_stamps(pdf_dir, stamps)
-    write_index(out, decks, book_prefix=book_index(lang, published=False), lang=lang)
+    write_index(out, decks, book_prefix=standalone_book(lang), lang=lang)
     published = SITE / "slides" / folder(lang)
     if published.exists():  # the book carries the decks: carry the handouts too
         pdfs = sorted(pdf_dir.glob("*.pdf"))
         sync([(f, published / "pdf" / f.name) for f in pdfs], published / "pdf")
-        write_index(published, decks, book_prefix=book_index(lang, published=True), lang=lang)
+        write_index(published, decks, book_prefix=book_index(lang), lang=lang)
     kept = len(set(names) - set(todo)) - joined
     print(
         f"build_handouts: {len([n for n in todo if n in names]) + joined} handouts made, {kept} unchanged, "

@@ -66,7 +66,7 @@ from scripts.slides.execution import cache_fingerprint, cache_record, executed
 from scripts.slides.export import export, exporter
 from scripts.slides.notebook import course_notebook, for_slides
 from scripts.slides.sheets import SHEETS, exercises_of, write_sheets
-from scripts.slides.site import publish, published_site, standalone, write_if_changed, write_index
+from scripts.slides.site import publish, published_site, standalone, standalone_book, write_if_changed, write_index
 from scripts.slides.stamps import (
     deck_digest,
     quick_digest,
@@ -203,7 +203,7 @@ def build_decks(args) -> int:
     if (out / f"{COURSE}.html").exists():
         listed.append((COURSE, _("The whole course ({n} chapters in one deck)").format(n=len(listed))))
     write_if_changed(out / "decks.json", json.dumps(listed, indent=1, ensure_ascii=False))
-    write_index(out, listed, book_prefix=book_index(lang, published=False), lang=lang)
+    write_index(out, listed, book_prefix=standalone_book(lang), lang=lang)
     publish(out, SITE, lang)
     kept = len(todo) + (0 if args.only else 1) - len(rebuilt)
     print(

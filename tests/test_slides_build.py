@@ -133,6 +133,24 @@ def test_the_index_links_back_to_the_book_only_if_the_book_is_there(tmp_path):
     (tmp_path / "html" / "index.html").write_text("book")
     write_index(slides, decks, book_prefix="../html/")
     assert '<a href="../html/index.html">← Back to the book</a>' in (slides / "index.html").read_text()
+    (tmp_path / "html" / "index.html").unlink()  # a copied folder: the published book, when there is one
+    write_index(slides, decks, book_prefix="https://example.org/attention/")
+    assert (
+        '<a href="https://example.org/attention/index.html">← Back to the book</a>'
+        in (slides / "index.html").read_text()
+    )
+
+
+def test_the_standalone_index_links_the_published_book_or_nothing(monkeypatch):
+    """A copied slides folder (a USB stick) has no _build/html/ beside it: its index links the published
+    book (html.baseurl) or has no link back, never a path into the build."""
+    from scripts.slides import site
+
+    monkeypatch.setattr(site, "published_site", lambda: None)
+    assert site.standalone_book("en") is None and site.standalone_book("zh_CN") is None
+    monkeypatch.setattr(site, "published_site", lambda: "https://example.org/a/")
+    assert site.standalone_book("en") == "https://example.org/a/"
+    assert site.standalone_book("zh_CN") == "https://example.org/a/zh_CN/"
 
 
 def test_publish_copies_decks_with_book_links_and_leaves_private_files_out(tmp_path):

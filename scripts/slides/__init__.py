@@ -41,15 +41,14 @@ def up(lang: str) -> str:
     return "../" if folder(lang) else ""
 
 
-def book_index(lang: str, published: bool) -> str:
-    """The book in `lang` seen from that language's decks: in the standalone folder
-    (_build/slides/[zh_CN/]) or published inside the book (_build/html/slides/[zh_CN/])."""
-    if published:
-        return f"../../{folder(lang)}/" if folder(lang) else "../"
-    return f"../../html/{folder(lang)}/" if folder(lang) else "../html/"
+def book_index(lang: str) -> str:
+    """The book in `lang` seen from that language's decks published inside the book
+    (_build/html/slides/[zh_CN/]). The standalone folder links the published book or nothing
+    (slides.site.standalone_book)."""
+    return f"../../{folder(lang)}/" if folder(lang) else "../"
 
 
 def book_link(lang: str) -> str:
     """A page of the book in `lang`, seen from that language's decks when they are published inside
     the book (the standalone folder shows such links as text: slides.site.standalone)."""
-    return book_index(lang, published=True) + "book/"
+    return book_index(lang) + "book/"

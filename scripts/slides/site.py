@@ -51,7 +51,8 @@ def published(deck_html: str, lang: str = "en") -> str:
 def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | None, lang: str = "en") -> None:
     """folder_/index.html listing the decks of `lang` (and their PDF handouts, once printed), in `lang`.
 
-    It links back to the book at `book_prefix` (relative to folder_) only if the book is there,
+    It links back to the book at `book_prefix` (an address, or a path relative to folder_ followed only
+    if the book is there: see `standalone_book`),
     and to the other languages' indexes that exist."""
     with language(lang):
         rows = []
@@ -81,7 +82,8 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
                 )
         if sheets:
             rows.insert(0, f'<li class="sheets">{_("For the class:")} {" · ".join(sheets)}</li>')
-        book_there = book_prefix is not None and (folder_ / book_prefix / "index.html").exists()
+        online = book_prefix is not None and book_prefix.startswith(("https://", "http://"))
+        book_there = online or (book_prefix is not None and (folder_ / book_prefix / "index.html").exists())
         back = f'<p><a href="{book_prefix}index.html">{_("← Back to the book")}</a></p>' if book_there else ""
         root = folder_.parent if folder(lang) else folder_  # the English decks' folder
         others = [
@@ -145,7 +147,7 @@ def publish(out: Path, site: Path, lang: str = "en") -> None:
         if (out / rel).exists():
             write_if_changed(dest / rel, published((out / rel).read_text(), lang))
     listed = json.loads((out / "decks.json").read_text())
-    write_index(dest, listed, book_prefix=book_index(lang, published=True), lang=lang)
+    write_index(dest, listed, book_prefix=book_index(lang), lang=lang)
     print(f"build_slides: {copied} files and {len(deck_files)} decks copied into {dest}/")
 
 
@@ -161,3 +163,11 @@ def published_site(config: Path = CONFIG) -> str | None:
     if not base.startswith(("https://", "http://")):
         raise ValueError(f"{config.name}: html.baseurl must be an http(s) address, got {base!r}")
     return base.rstrip("/") + "/"
+
+
+def standalone_book(lang: str) -> str | None:
+    """Where the standalone slides folder's index links back to the book: the published book (its
+    address in _config.yml), else nowhere. A path to the build's own _build/html/ was a 404 once the
+    folder was copied to a USB stick, as the README suggests doing."""
+    site = published_site()
+    return f"{site}{folder(lang) + '/' if folder(lang) else ''}" if site else None
