@@ -242,3 +242,29 @@ def test_the_scan_finds_a_colour_value():
         "rgb(0 0 0 / 25%)",
     ]
     assert COLOUR.findall("sphinx#1810 &#123; #text var(--ase-blue) rgba(var(--ase-blue-rgb), 0.1)") == []
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two "#RRGGBB" colours."""
+
+    def luminance(hex_colour: str) -> float:
+        c = [v / 255 for v in palette.rgb(hex_colour)]
+        c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_the_dark_slide_theme_changes_only_slide_colours_and_reads_from_the_back():
+    """The decks' dark theme (press d) overrides the light theme's own names only (code, figures and
+    explorers keep their light cards), and its text, headings and notes boxes keep AAA-size contrast
+    (7:1 for text, 4.5:1 for the large headings' and links' accent)."""
+    dark = palette.SLIDES_DARK
+    assert set(dark) <= set(palette.SLIDES) | {"slide-accent"}, set(dark) - set(palette.SLIDES)
+    assert _contrast(dark["slide-ink"], dark["slide-paper"]) >= 7
+    assert _contrast(dark["slide-ink"], dark["slide-note"]) >= 7
+    assert _contrast(dark["slide-accent"], dark["slide-paper"]) >= 4.5
+    assert _contrast(dark["slide-accent"], dark["slide-note"]) >= 4.5
+    light = palette.SLIDES
+    assert _contrast(light["slide-code-ink"], light["slide-code"]) >= 7  # code's own text, in either theme

@@ -859,3 +859,46 @@ def test_every_slide_has_a_pacing_time_and_the_speaker_view_paces(slides_url, of
         timeout=TIMEOUT_MS,
     )
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
+
+
+DARK = "document.documentElement.classList.contains('ase-dark')"
+PAPER = "getComputedStyle(document.querySelector('.reveal-viewport')).backgroundColor"
+
+
+@pytest.mark.parametrize("deck", ["03_scaling", "zh_CN/11_long_context"])
+def test_a_dark_theme_for_rooms_where_white_glares(slides_url, offline_page, deck):
+    """d switches a deck to its dark theme and back, this browser remembers it, ?theme=dark opens a
+    deck in it, the handouts' print layout stays light; and axe finds every slide readable in it
+    (the print layout asked for dark audits all of them at once)."""
+    from attention_steps.palette import SLIDES, SLIDES_DARK, rgb
+
+    def css(hex_colour: str) -> str:
+        return "rgb({}, {}, {})".format(*rgb(hex_colour))
+
+    p = open_deck(offline_page, slides_url, deck)
+    assert not p.page.evaluate(DARK) and p.page.evaluate(PAPER) == css(SLIDES["slide-paper"])
+    p.page.keyboard.press("d")
+    p.page.wait_for_function(DARK, timeout=TIMEOUT_MS)
+    assert p.page.evaluate(PAPER) == css(SLIDES_DARK["slide-paper"])
+    again = p.page.context.new_page()  # the same browser: it remembers
+    again.goto(f"{slides_url}/{deck}.html", wait_until="load")
+    again.wait_for_function(IS_READY, timeout=TIMEOUT_MS)
+    assert again.evaluate(DARK), "a deck opened again forgot the dark theme"
+    again.goto(f"{slides_url}/{deck}.html?print-pdf", wait_until="load")
+    again.wait_for_function(PRINT_LAYOUT, timeout=TIMEOUT_MS)
+    assert not again.evaluate(DARK), "the handouts' print layout turned dark"
+    again.close()
+    p.page.keyboard.press("d")
+    p.page.wait_for_function(f"!({DARK})", timeout=TIMEOUT_MS)
+
+    q = offline_page(viewport={"width": 1280, "height": 720})
+    q.page.goto(f"{slides_url}/{deck}.html?print-pdf&theme=dark", wait_until="load")
+    q.page.wait_for_function(PRINT_LAYOUT, timeout=TIMEOUT_MS)
+    q.page.wait_for_function(ALL_WIDGETS_DRAWN, timeout=TIMEOUT_MS)
+    q.page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
+    assert q.page.evaluate(DARK)
+    q.page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    q.page.evaluate(UNCLIP)
+    violations = q.page.evaluate(RUN_AXE)
+    assert violations == [], f"{deck} in the dark theme:\n" + "\n".join(violations)
+    assert q.problems == [] and q.foreign == [], (q.problems, q.foreign)

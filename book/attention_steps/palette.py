@@ -70,7 +70,10 @@ FIGURE = {
 
 # The slides' own colours (scripts/slides: slides.css and the decks' index page).
 SLIDES = {
+    "slide-paper": "#FFFFFF",  # the slide's background
     "slide-ink": "#1A1A1A",
+    "slide-code-ink": "#1A1A1A",  # code's own text, on slide-code in either theme
+    "slide-card": "#FFFFFF",  # what figures and explorers sit on in the dark theme (they are drawn for white)
     "slide-code": "#F4F4F4",  # the background of code
     "slide-note": "#EEF5FB",  # the background of an admonition
     "slide-number": "#4A4A4A",  # under white text: 8.9:1 (reveal's rgba(0, 0, 0, 0.4) on white gives 2.8:1)
@@ -83,6 +86,25 @@ SLIDES = {
     "code-name": "#0033CC",  # names of modules, classes and functions
     "index-ink": "#222222",  # the decks' index page
     "index-key": "#999999",  # the edge of a key (<kbd>) on the index page
+}
+
+# The decks' dark theme (press d in a deck, or open it with ?theme=dark), for rooms where white glares:
+# light text on near-black. Code and figures stay on their light cards (the figures are drawn on white,
+# code in Pygments' colours), so only these change.
+SLIDES_DARK = {
+    "slide-paper": "#121212",
+    "slide-ink": "#EDEDED",  # 16.0:1 on slide-paper
+    "slide-note": "#1D2B38",  # an admonition's background: slide-ink on it 12.3:1, slide-accent 6.3:1
+    "slide-accent": OKABE_ITO["sky"],  # headings and links: 8.1:1 on slide-paper (Okabe–Ito blue gives 3.6:1)
+}
+
+# The teacher's paper (scripts/slides/sheets.py, paper.py): the exercise sheet, the answer key and the
+# handouts three slides a page, printed in black and greys.
+PAPER = {
+    "paper-ink": "#111111",
+    "paper-quiet": "#444444",  # a note under a heading, the footer
+    "paper-rule": "#888888",  # a box's edge, a solution's bar, a heading's underline
+    "paper-line": "#BBBBBB",  # the ruled lines to write on, a table's cells
 }
 
 SEQUENTIAL = "cividis"  # weights, probabilities: 0 … 1

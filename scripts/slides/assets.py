@@ -6,7 +6,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from attention_steps.palette import GENERATED, OKABE_ITO, SLIDES, css_variables
+from attention_steps.palette import GENERATED, OKABE_ITO, PAPER, SLIDES, SLIDES_DARK, css_variables
 from scripts.build_paths import ROOT, VENDOR
 
 from . import HERE
@@ -74,7 +74,11 @@ def sync(pairs: list[tuple[Path, Path]], dest: Path, keep: tuple[Path, ...] = ()
 
 def palette_css() -> str:
     """The palette's colours as CSS variables (`--ase-<name>`) for a deck's page and its index page."""
-    return GENERATED + css_variables(":root", {**OKABE_ITO, **SLIDES})
+    return (
+        GENERATED
+        + css_variables(":root", {**OKABE_ITO, **SLIDES, **PAPER})
+        + css_variables("html.ase-dark", SLIDES_DARK)  # the dark theme (slides.css; press d in a deck)
+    )
 
 
 def copy_vendor(dest: Path) -> None:

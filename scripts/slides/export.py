@@ -54,6 +54,13 @@ def export(exp, nb, title: str, lang: str = "en") -> str:
             "In the slides, ↑ and ↓ (or + and −) move this slider; Page Down, Space and → go to the next slide, "
             "Esc opens the overview."
         )
-    resources = {"metadata": {"name": title}, "vendor": vendor(lang), "language": lang, "slider_keys": keys}
+        dark_key = _("Dark theme (on and off)")  # reveal's help (press ?) lists the key
+    resources = {
+        "metadata": {"name": title},
+        "vendor": vendor(lang),
+        "language": lang,
+        "slider_keys": keys,
+        "dark_key": dark_key,
+    }
     body, _resources = exp.from_notebook_node(nb, resources=resources)
     return body.replace('<html lang="en">', f'<html lang="{lang.replace("_", "-")}">', 1)

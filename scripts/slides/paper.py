@@ -11,6 +11,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from .assets import palette_css
+
 PAPERS = {"A4": (210.0, 297.0), "Letter": (215.9, 279.4)}  # width, height in mm
 SUFFIX = {"A4": "-a4", "Letter": "-letter"}  # pdf/NAME-a4.pdf, pdf/NAME-letter.pdf
 PER_PAGE = 3
@@ -55,14 +57,15 @@ def background(title: str, pages: int, paper: str, aspect: float, page_of: str, 
     return f"""<!DOCTYPE html>
 <html lang="{lang.replace("_", "-")}"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>
+{palette_css()}
 @page {{ size: {width}mm {height}mm; margin: 0; }}
-body {{ margin: 0; font: 8.5pt "Source Sans Pro", system-ui, "Noto Sans CJK SC", sans-serif; color: #333; }}
+body {{ margin: 0; font: 8.5pt "Source Sans Pro", system-ui, "Noto Sans CJK SC", sans-serif; color: var(--ase-paper-quiet); }}
 .page {{ position: relative; width: {width}mm; height: {height}mm; overflow: hidden; break-after: page; }}
 .page:last-child {{ break-after: auto; }}
-.frame {{ position: absolute; box-sizing: border-box; border: 0.25mm solid #999; }}
-.lines {{ position: absolute; background: repeating-linear-gradient(transparent 0 7.6mm, #bbb 7.6mm 7.85mm); }}
+.frame {{ position: absolute; box-sizing: border-box; border: 0.25mm solid var(--ase-paper-rule); }}
+.lines {{ position: absolute; background: repeating-linear-gradient(transparent 0 7.6mm, var(--ase-paper-line) 7.6mm 7.85mm); }}
 footer {{ position: absolute; left: {SIDE}mm; right: {SIDE}mm; bottom: 9mm; display: flex; justify-content: space-between;
-          border-top: 0.2mm solid #bbb; padding-top: 1.5mm; }}
+          border-top: 0.2mm solid var(--ase-paper-line); padding-top: 1.5mm; }}
 </style></head><body>{"".join(out)}</body></html>"""
 
 

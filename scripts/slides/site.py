@@ -99,7 +99,7 @@ def write_index(folder_: Path, decks: list[tuple[str, str]], book_prefix: str | 
             intro=_(
                 "One deck per chapter, made from the same notebooks as the book. They work with no network. "
                 "Press <kbd>s</kbd> for the speaker view with the notes, <kbd>f</kbd> for full screen, "
-                "<kbd>Esc</kbd> for the overview."
+                "<kbd>Esc</kbd> for the overview, <kbd>d</kbd> for a dark theme."
             )
             + ("" if lang.startswith("zh") else " ")  # Chinese sentences follow each other with no space
             + _(
