@@ -46,16 +46,12 @@ def figure_bundle(build: Callable[[], object], alt: Callable[[], str] | str) -> 
         with language(lang):
             drawn[lang] = figures.drawn(build, alt)  # (png, width, alt)
     here = current()
-    png, width, text = drawn[here]
     others = [lang for lang in LANGUAGES if lang != here]
-    data = {"image/png": png, "text/plain": f"<Figure: {text[:60]}>"}
-    metadata = {
-        "image/png": {"alt": text, "width": width},
-        METADATA_KEY: {
-            "image/png": {lang: drawn[lang][0] for lang in others},
-            "width": {lang: drawn[lang][1] for lang in others},
-            "alt": {lang: drawn[lang][2] for lang in others},
-        },
+    data, metadata = figures.bundle(*drawn[here])
+    metadata[METADATA_KEY] = {
+        "image/png": {lang: drawn[lang][0] for lang in others},
+        "width": {lang: drawn[lang][1] for lang in others},
+        "alt": {lang: drawn[lang][2] for lang in others},
     }
     return data, metadata
 

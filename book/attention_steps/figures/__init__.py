@@ -108,14 +108,18 @@ def drawn(build: Callable[[], object], alt: Callable[[], str] | str) -> tuple[st
     return base64.b64encode(png).decode("ascii"), width, text
 
 
+def bundle(png: str, width: int, alt: str) -> tuple[dict, dict]:
+    """A drawn figure (see `drawn`) as display data and metadata: the picture, its alt text and width."""
+    return {"image/png": png, "text/plain": f"<Figure: {alt[:60]}>"}, {"image/png": {"alt": alt, "width": width}}
+
+
 def display_figure(build: Callable[[], object], alt: Callable[[], str] | str) -> None:
     """Display `build()` once, in the current language, with its alt text and displayed width."""
     from IPython.display import display
 
     use_cjk_font()
-    png, width, text = drawn(build, alt)
-    data = {"image/png": png, "text/plain": f"<Figure: {text[:60]}>"}
-    display(data, raw=True, metadata={"image/png": {"alt": text, "width": width}})
+    data, metadata = bundle(*drawn(build, alt))
+    display(data, raw=True, metadata=metadata)
 
 
 _draw: list[Callable[[Callable[[], object], Callable[[], str] | str], None]] = [display_figure]
