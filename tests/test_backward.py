@@ -260,6 +260,16 @@ def test_softmax_backward_rows_sum_to_zero(S, seed):
     np.testing.assert_allclose(dS.sum(axis=-1), 0.0, atol=1e-12 * (1 + np.abs(dA).max()))
 
 
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_dV_column_sums_are_dZs(n_q, n_k, d_v, seed):
+    """Chapter 12: 1ᵀ dV = 1ᵀ Aᵀ dZ = (A 1)ᵀ dZ = 1ᵀ dZ, since each row of A sums to 1 (columns, not each row)."""
+    rng = np.random.default_rng(seed)
+    A = softmax(rng.normal(size=(n_q, n_k)))
+    dZ = rng.normal(size=(n_q, d_v))
+    _, dV = weighted_sum_backward(A, rng.normal(size=(n_k, d_v)), dZ)
+    np.testing.assert_allclose(dV.sum(axis=0), dZ.sum(axis=0), atol=1e-12)
+
+
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1))
 def test_masked_scores_get_exactly_zero_gradient(n_q, n_k, seed):
     rng = np.random.default_rng(seed)
