@@ -41,7 +41,7 @@ def gradient_path(shapes: Sequence[str]):
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, width)
     ax.set_ylim(0, height)
-    shape_x, box_x, back_x, rule_x = 0.42, 0.8, 1.3, 1.45  # the columns, in inches
+    shape_x, box_x, back_x, rule_x = 0.4, 0.86, 1.34, 1.48  # the columns, in inches
     y = [height - top - 0.15 - k * step for k in range(len(names))]
     for yi, name, shape in zip(y, names, shapes):
         ax.text(
