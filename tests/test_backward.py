@@ -260,6 +260,16 @@ def test_softmax_backward_rows_sum_to_zero(S, seed):
     np.testing.assert_allclose(dS.sum(axis=-1), 0.0, atol=1e-12 * (1 + np.abs(dA).max()))
 
 
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_dV_column_sums_are_dZs(n_q, n_k, d_v, seed):
+    """Chapter 12: 1ᵀ dV = 1ᵀ Aᵀ dZ = (A 1)ᵀ dZ = 1ᵀ dZ, since each row of A sums to 1 (columns, not each row)."""
+    rng = np.random.default_rng(seed)
+    A = softmax(rng.normal(size=(n_q, n_k)))
+    dZ = rng.normal(size=(n_q, d_v))
+    _, dV = weighted_sum_backward(A, rng.normal(size=(n_k, d_v)), dZ)
+    np.testing.assert_allclose(dV.sum(axis=0), dZ.sum(axis=0), atol=1e-12)
+
+
 @given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1))
 def test_masked_scores_get_exactly_zero_gradient(n_q, n_k, seed):
     rng = np.random.default_rng(seed)
@@ -375,6 +385,34 @@ def test_gradient_check_catches_a_transposed_gradient_and_names_the_worst_entry(
     assert report.worst_of["Q"].error < TOL  # dQ was right, and the report says so
     text = str(report)
     assert text.startswith(f"gradient check FAILED: K[{worst[0]}, {worst[1]}] is off by") and "BAD K[" in text
+
+
+def test_gradient_check_reports_in_the_current_language(monkeypatch):
+    """The report's words go through attention_steps.i18n: Chinese under set_language("zh_CN"), and a
+    notebook's output carries the other language in its metadata, for the book's other edition."""
+    import re
+
+    from attention_steps import i18n
+
+    monkeypatch.setattr(i18n, "_current", [])  # set_language below changes this kernel's language only here
+    loss, inputs, grads = scores_loss_and_grads()
+    report = gradient_check(loss, inputs, dict(grads, K=grads["K"].T))
+    english = str(report)
+    i18n.set_language("zh_CN")
+    chinese = str(report)
+    assert chinese.startswith(f"梯度检验未通过：{entry_of(report.worst)} 相差") and "出错 K[" in chinese
+    assert "每个梯度中误差最大的元素" in chinese and "解析梯度" in chinese and "有限差分" in chinese
+    assert re.findall(r"[A-Za-z]{2,}", chinese) == ["eps"], chinese  # no English word left but the argument's name
+    assert str(gradient_check(loss, inputs, grads)).startswith("梯度检验通过：")
+    data, metadata = report._repr_mimebundle_()
+    assert data == {"text/plain": chinese}
+    assert metadata[i18n.METADATA_KEY]["text/plain"] == {"en": english}
+    i18n.set_language("en")
+    assert str(report) == english and english.startswith("gradient check FAILED")
+
+
+def entry_of(e) -> str:
+    return f"{e.name}[{', '.join(map(str, e.index))}]"
 
 
 def test_gradient_check_catches_a_forgotten_one_over_sqrt_d_k():

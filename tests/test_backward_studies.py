@@ -99,5 +99,11 @@ def test_kept_for_backward_counts_what_the_rules_read():
     assert k.stored == 4096 * 768 * 5 + 12 * 4096**2
     assert k.tiled == k.stored - k.weights + k.statistics
     assert 0.9 < k.weights_share < 1
+    # in bytes: FP16 numbers, and the tiled forward's row statistics in FP32
+    assert k.stored_bytes() == 2 * k.stored and k.stored_bytes(4) == 4 * k.stored
+    assert k.tiled_bytes() == 2 * (k.tiled - k.statistics) + 4 * k.statistics
+    assert k.tiled_bytes(2, 2) == 2 * k.tiled
+    with pytest.raises(ValueError, match="statistics_bytes"):
+        k.tiled_bytes(2, 0)
     with pytest.raises(ValueError, match="divide"):
         kept_for_backward(8, 10, 3)

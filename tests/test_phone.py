@@ -141,6 +141,22 @@ def test_the_concat_equation_fits_a_phone(site, offline_page):
     assert all(s <= c + 1 for s, c in wide), f"the concat equation is wider than a phone's column: {wide}"
 
 
+@pytest.mark.parametrize(
+    "path, alt",
+    [
+        ("book/12_backward.html", "The forward of one head from top"),
+        ("zh_CN/book/12_backward.html", "一个头的前向计算从上到下"),
+    ],
+)
+def test_chapter_12s_gradient_path_is_shown_full_size_on_a_phone(site, offline_page, path, alt):
+    """The gradient's path was drawn 10 in wide, in a row, and a phone showed it at a third of its size, its
+    rules unreadable; drawn top to bottom and narrow, it is shown at the size it was drawn."""
+    p = open_phone(offline_page, site, path)
+    found = [f for f in p.page.evaluate(FIGURES) if f["alt"].startswith(alt)]
+    assert len(found) == 1, [f["alt"] for f in p.page.evaluate(FIGURES)]
+    assert found[0]["shown"] >= found[0]["drawn"] - 1, found[0]
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_enlarge_a_figure_by_keyboard(site, offline_page, scheme):
     p = open_phone(offline_page, site, "book/06_multi_head.html", scheme=scheme)

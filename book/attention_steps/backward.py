@@ -6,8 +6,8 @@ forward and takes the forward's inputs (what it reuses) and the gradient of the 
 output; it returns the gradients of the forward's inputs, one matrix product each:
 
     projection_backward(X, W, dOut)        Out = X W              dX = dOut Wᵀ,  dW = Xᵀ dOut
-    scores_backward(Q, K, dQK_T)           QKᵀ                    dQ = dQKᵀ K,   dK = dQKᵀᵀ Q
-    scale_backward(dS, d_k)                S = QKᵀ / √d_k         dQKᵀ = dS / √d_k
+    scores_backward(Q, K, dQK_T)           QKᵀ                    dQ = d(QKᵀ) K, dK = d(QKᵀ)ᵀ Q
+    scale_backward(dS, d_k)                S = QKᵀ / √d_k         d(QKᵀ) = dS / √d_k
     softmax_backward(A, dA, mask=None)     A = softmax(S)         dS = A ⊙ (dA − rowsum(dA ⊙ A))
     weighted_sum_backward(A, V, dZ)        Z = A V                dA = dZ Vᵀ,    dV = Aᵀ dZ
     split_heads_backward(dM_heads)         (n, h·d) -> (h, n, d)  dM = concat_heads(dM_heads)
@@ -70,10 +70,10 @@ def projection_backward(X, W, dOut, *, names: tuple[str, str, str] = ("X", "W", 
 
 
 def scores_backward(Q, K, dQK_T):
-    """(dQ, dK) for QKᵀ: dQ = dQKᵀ K (..., n_q, d_k), dK = dQKᵀᵀ Q (..., n_k, d_k). Chapter 12.
+    """(dQ, dK) for QKᵀ: dQ = d(QKᵀ) K (..., n_q, d_k), dK = d(QKᵀ)ᵀ Q (..., n_k, d_k). Chapter 12.
 
     Q (..., n_q, d_k), K (..., n_k, d_k), dQK_T (..., n_q, n_k) the gradient of QKᵀ. Entry
-    (i, j) is q_i · k_j, so q_i collects Σ_j dQKᵀ_ij k_j and k_j collects Σ_i dQKᵀ_ij q_i.
+    (i, j) is q_i · k_j, so q_i collects Σ_j d(QKᵀ)_ij k_j and k_j collects Σ_i d(QKᵀ)_ij q_i.
     """
     Q, K, dQK_T = check_scores_backward(Q, K, dQK_T)
     dQ = unbroadcast(dQK_T @ K, Q.shape)

@@ -6,7 +6,7 @@ scalings, and what the backward keeps from the forward.
     descent(f, inputs, grads, steps)          f after a step of each size along −gradient (the forward's check)
     attention_backward_with_divisor(Q, K, V, dZ, c)   (dQ, dK, dV) for A = softmax(QKᵀ / c)
     weight_gradient_sweep(d_k_values)         ‖dW_Q‖, ‖dW_K‖ at initialisation, per strategy and d_k
-    kept_for_backward(n, d_model, num_heads)  what the backward reuses, in entries: A is h · n²
+    kept_for_backward(n, d_model, num_heads)  what the attention sublayer's backward reuses: A is h · n²
 
 Every gradient here comes from the stages of `backward`; nothing is a proxy.
 """
@@ -100,8 +100,9 @@ def softmax_jacobian_derivation(n: int = 3) -> JacobianDerivation:
 class Descent:
     """f after steps along −gradient. Chapter 12.
 
-    `steps` (k,) the step sizes t; `losses` (k,) f(θ − t g); `start` f(θ); `predicted` (k,) the
-    first-order prediction f(θ) − t ‖g‖²; `squared_norm` ‖g‖² over every input checked.
+    `steps` (k,) the step sizes η; `losses` (k,) f after every input θ in the gradients moved to
+    θ − η dθ; `start` f before; `predicted` (k,) the first-order prediction f − η Σ‖dθ‖²;
+    `squared_norm` Σ‖dθ‖², the squared norms of every gradient given, added.
     """
 
     steps: np.ndarray
@@ -116,17 +117,18 @@ class Descent:
         return bool((self.losses < self.start).all())
 
     def relative_gap(self) -> np.ndarray:
-        """(k,) |actual − predicted change| / |predicted change|: shrinks like t for a right gradient."""
+        """(k,) |actual − predicted change| / |predicted change|: shrinks like η for a right gradient."""
         predicted = self.predicted - self.start
         return np.abs((self.losses - self.start) - predicted) / np.abs(predicted)
 
 
 def descent(f, inputs: dict, grads: dict, steps: Iterable[float]) -> Descent:
-    """f(**inputs) after moving every input in `grads` by −t × its gradient, for each t in `steps`. Chapter 12.
+    """f(**inputs) after moving every input named in `grads` (and only those) by −η × its gradient, for
+    each step size η in `steps`. Chapter 12.
 
-    A right gradient is the direction of steepest increase, so for small t the loss drops by
-    about t ‖g‖² (the first-order prediction); a wrong one (a transposed product, a missing
-    1/√d_k) gives a different drop, or a rise.
+    A right gradient is the direction of steepest increase, so for small η the loss drops by
+    about η Σ‖dθ‖² over the inputs moved (the first-order prediction); a wrong one (a transposed
+    product, a missing 1/√d_k) gives a different drop, or a rise.
     """
     if not isinstance(inputs, dict) or not isinstance(grads, dict) or not grads:
         raise TypeError("inputs and grads must be dicts from each argument's name to its array (grads not empty)")
@@ -232,11 +234,12 @@ def weight_gradient_sweep(d_k_values, strategies=tuple(STRATEGIES), **kwargs) ->
 # ----------------------------------------------------------------------------- memory
 @dataclass(frozen=True)
 class Kept:
-    """What one attention layer's backward reuses from its forward, in entries (numbers). Chapter 12.
+    """What the backward of one attention sublayer reuses from its forward, in entries (numbers). Chapter 12.
 
-    `inputs` X (n · d_model), `projections` Q, K, V (3 · n · d_model), `weights` A (h · n²), `outputs`
-    the heads' Z_cat (n · d_model, for dW_O), `statistics` the row maxima and sums a tiled
-    forward keeps instead of A (2 · h · n).
+    The attention sublayer only (X to Y = Z_cat W_O): not a Transformer layer's feed-forward
+    sublayer, normalisations or residuals. `inputs` X (n · d_model), `projections` Q, K, V
+    (3 · n · d_model), `weights` A (h · n²), `outputs` the heads' Z_cat (n · d_model, for dW_O),
+    `statistics` the row maxima and sums a tiled forward keeps instead of A (2 · h · n).
     """
 
     n: int
@@ -263,9 +266,22 @@ class Kept:
         """The fraction of `stored` that is A."""
         return self.weights / self.stored
 
+    def stored_bytes(self, number_bytes: int = 2) -> int:
+        """`stored` in bytes, `number_bytes` a number (2: FP16)."""
+        return positive_int("number_bytes", number_bytes) * self.stored
+
+    def tiled_bytes(self, number_bytes: int = 2, statistics_bytes: int = 4) -> int:
+        """`tiled` in bytes: the arrays at `number_bytes` a number (2: FP16), the row statistics at
+        `statistics_bytes` (4: FP32, as tiled attention keeps its running maximum and sum)."""
+        arrays = self.inputs + self.projections + self.outputs
+        return (
+            positive_int("number_bytes", number_bytes) * arrays
+            + positive_int("statistics_bytes", statistics_bytes) * self.statistics
+        )
+
 
 def kept_for_backward(n, d_model, num_heads) -> Kept:
-    """What the backward of one layer (n tokens, d_model, h heads) reuses from the forward. Chapter 12."""
+    """What the backward of one attention sublayer (n tokens, d_model, h heads) reuses from the forward. Chapter 12."""
     n, d, h = positive_int("n", n), positive_int("d_model", d_model), positive_int("num_heads", num_heads)
     if d % h:
         raise ValueError(f"num_heads={h} must divide d_model={d}")

@@ -24,6 +24,7 @@ import numpy as np
 
 from ._validate import as_matrix, positive_number
 from ._validate_backward import entry
+from .i18n import LANGUAGES, METADATA_KEY, _, current, language
 
 
 def loss_value(value) -> float:
@@ -70,9 +71,12 @@ class Entry:
     error: float
 
     def __str__(self) -> str:
-        return (
-            f"{entry(self.name, self.index)}: analytic {self.analytic:.10g}, numerical {self.numerical:.10g} "
-            f"(error {self.error:.1e})"
+        """The entry in the current language (attention_steps.i18n)."""
+        return _("{entry}: analytic {analytic}, numerical {numerical} (error {error})").format(
+            entry=entry(self.name, self.index),
+            analytic=f"{self.analytic:.10g}",
+            numerical=f"{self.numerical:.10g}",
+            error=f"{self.error:.1e}",
         )
 
 
@@ -104,16 +108,32 @@ class GradientCheck:
         return self.ok
 
     def __str__(self) -> str:
-        w, settings = self.worst, f"(tolerance {self.tol:.0e}, eps {self.eps:.0e})"
+        """The report in the current language (attention_steps.i18n): the verdict, then the worst entry of each gradient."""
+        w = self.worst
+        settings = _("(tolerance {tol}, eps {eps})").format(tol=f"{self.tol:.0e}", eps=f"{self.eps:.0e}")
         if self.ok:
-            head = f"gradient check passed: every entry agrees with central differences {settings}"
+            head = _("gradient check passed: every entry agrees with central differences {settings}")
         else:
-            head = f"gradient check FAILED: {entry(w.name, w.index)} is off by {w.error:.1e} {settings}"
-        lines = [head, "worst entry of each gradient:"]
-        lines += [f"  {'ok ' if e.error <= self.tol else 'BAD'} {e}" for e in self.worst_of.values()]
+            head = _("gradient check FAILED: {entry} is off by {error} {settings}")
+        head = head.format(entry=entry(w.name, w.index), error=f"{w.error:.1e}", settings=settings)
+        marks = {True: _("ok"), False: _("BAD")}
+        width = max(len(m) for m in marks.values())
+        lines = [head, _("worst entry of each gradient:")]
+        lines += [f"  {marks[e.error <= self.tol].ljust(width)} {e}" for e in self.worst_of.values()]
         return "\n".join(lines)
 
     __repr__ = __str__  # a notebook shows the report, not the arrays
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """The report as text, with the other languages' in the metadata (attention_steps.i18n): the
+        book runs the check once and each edition shows the report in its own language."""
+        here = current()
+        other = {}
+        for lang in LANGUAGES:
+            if lang != here:
+                with language(lang):
+                    other[lang] = str(self)
+        return {"text/plain": str(self)}, {METADATA_KEY: {"text/plain": other}}
 
 
 def gradient_check(f, inputs: dict, grads: dict, eps=1e-6, tol=1e-7) -> GradientCheck:

@@ -89,3 +89,16 @@ def test_intro_shows_the_hint_arrive_with_the_second_wrong_try_in_both_languages
         assert len(tries) == 2, (where, tries)
         assert hint not in tries[0] and hint in tries[1], (where, tries)
     assert "a second wrong try also brings a hint" in page("intro").text
+
+
+def test_intro_reading_times_are_the_chapters_word_counts():
+    """ "Reading a chapter's text takes from about 5 to about 15 minutes (its English words at 200 a minute)":
+    each chapter's prose (its markdown, speaker notes left out), counted in words, at 200 a minute,
+    rounded to 5 minutes. (It once said every chapter "takes a few minutes".)"""
+    chapters = sorted(p.stem for p in BOOK.glob("[0-9][0-9]_*.ipynb"))
+    assert len(chapters) == 12
+    minutes = {c: sum(len(re.findall(r"\S+", cell)) for cell in prose(c)) / 200 for c in chapters}
+    about = lambda m: 5 * round(m / 5)  # noqa: E731
+    assert about(min(minutes.values())) == 5 and about(max(minutes.values())) == 15, minutes
+    text = " ".join(page("intro").text.replace("’", "'").split())
+    assert "Reading a chapter's text takes from about 5 to about 15 minutes (its English words at 200 a minute)" in text

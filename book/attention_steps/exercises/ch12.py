@@ -93,7 +93,7 @@ register(
         expected=_dQ,
         inputs=EX,
         mistakes=(
-            Mistake(N_("forget the 1/√d_k of the scale: dQKᵀ = dS / √d_k"), lambda ex: _dQ(ex, scale=False)),
+            Mistake(N_("forget the 1/√d_k of the scale: d(QKᵀ) = dS / √d_k"), lambda ex: _dQ(ex, scale=False)),
             Mistake(
                 N_("use dSᵀ K: a transposed gradient (that product belongs to dK, with Q)"),
                 lambda ex: _dQ(ex, transpose=True),
@@ -101,8 +101,8 @@ register(
             Mistake(N_("forget the −aaᵀ term of the softmax Jacobian"), lambda ex: _dQ(ex, minus_aaT=False)),
         ),
         hint=N_(
-            "Backwards through the four stages: dA = dZ Vᵀ, dS = A ⊙ (dA − rowsum(dA ⊙ A)), dQKᵀ = dS / √d_k, "
-            'dQ = dQKᵀ K. Only the row of "love" is not zero.'
+            "Backwards through the four stages: dA = dZ Vᵀ, dS = A ⊙ (dA − rowsum(dA ⊙ A)), d(QKᵀ) = dS / √d_k, "
+            'dQ = d(QKᵀ) K. Only the row of "love" is not zero.'
         ),
     )
 )

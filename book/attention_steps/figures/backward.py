@@ -1,5 +1,5 @@
 """Chapter 12's figures (backward): the gradient's path back through the stages, the loss
-along −gradient, and the gradient reaching W_Q under chapter 3's three scalings.
+after a step along −gradient, and the gradient reaching W_Q under chapter 3's three scalings.
 
 The drawing functions return a matplotlib Figure; the `show_` ones are what the chapter
 calls, one line per figure: each draws its figure and says what it shows (the alt text, in
@@ -19,58 +19,68 @@ from . import show_figure
 
 
 def gradient_path(shapes: Sequence[str]):
-    """The forward left to right (X, Q K V, QKᵀ, S, A, Z, L) with each array's shape, and under it
-    the gradient right to left with the rule of every stage. `shapes` (7,) the shapes' labels. Returns the Figure."""
-    names = ["X", "Q, K, V", "QKᵀ = P", "S", "A", "Z", "L"]
+    """The forward down the left column (X, Q K V, QKᵀ, S, A, Z, L) with each array's shape, and beside
+    it the gradient back up, with the rule of every stage. `shapes` (7,) the shapes' labels. Returns the Figure.
+
+    Drawn tall and narrow (2.85 in, 335 px wide at the book's 110 dpi with its margin): a phone shows it at its
+    full size, so every label stays as large as it was drawn."""
+    names = ["X", "Q, K, V", "QKᵀ", "S", "A", "Z", "L"]
     if len(shapes) != len(names):
         raise ValueError(f"shapes must have one label per array {names}, got {len(shapes)}")
-    rules = [
+    rules = [  # the stage between array k and array k + 1, read upwards
         r"$dW_Q = X^\top dQ$",
-        r"$dQ = dP\,K,\; dK = dP^\top Q$",
-        r"$dP = dS\,/\sqrt{d_k}$",
-        r"$dS = A \odot (dA - \mathrm{rowsum}(dA \odot A))$",
-        r"$dA = dZ\,V^\top,\; dV = A^\top dZ$",
+        "$dQ = d(QK^\\top)\\,K$\n$dK = d(QK^\\top)^\\top Q$",
+        r"$d(QK^\top) = dS\,/\sqrt{d_k}$",
+        "$dS = A \\odot (dA$\n$\\quad - \\mathrm{rowsum}(dA \\odot A))$",
+        "$dA = dZ\\,V^\\top$\n$dV = A^\\top dZ$",
         r"$dZ = \partial L/\partial Z$",
     ]
-    fig, ax = plt.subplots(figsize=(10.0, 3.0))
-    x = np.arange(len(names)) * 1.6
-    for xi, name, shape in zip(x, names, shapes):
+    width, step, top = 2.85, 0.78, 0.45  # inches: the figure's width, one stage's height, the header's
+    height = top + step * (len(names) - 1) + 0.35
+    fig = plt.figure(figsize=(width, height), layout="none")  # one axes filling the figure, in inches
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
+    shape_x, box_x, back_x, rule_x = 0.4, 0.86, 1.34, 1.48  # the columns, in inches
+    y = [height - top - 0.15 - k * step for k in range(len(names))]
+    for yi, name, shape in zip(y, names, shapes):
         ax.text(
-            xi,
-            1.0,
+            box_x,
+            yi,
             name,
             ha="center",
             va="center",
-            fontsize=12,
-            bbox={"boxstyle": "round,pad=0.4", "fc": FIGURE["off"], "ec": OKABE_ITO["black"], "lw": 0.8},
+            fontsize=11,
+            bbox={"boxstyle": "round,pad=0.3", "fc": FIGURE["off"], "ec": OKABE_ITO["black"], "lw": 0.8},
         )
-        ax.text(xi, 1.45, shape, ha="center", va="center", fontsize=9, color=FIGURE["note"])
-    for a, b in zip(x[:-1], x[1:]):
-        ax.annotate("", xy=(b - 0.45, 1.0), xytext=(a + 0.45, 1.0), arrowprops={"arrowstyle": "->", "lw": 1.0})
+        ax.text(shape_x, yi, shape, ha="right", va="center", fontsize=9, color=FIGURE["note"])
+    for k, rule in enumerate(rules):
+        upper, lower = y[k], y[k + 1]
+        ax.annotate(
+            "", xy=(box_x, lower + 0.17), xytext=(box_x, upper - 0.17), arrowprops={"arrowstyle": "->", "lw": 1.0}
+        )
         ax.annotate(
             "",
-            xy=(a + 0.3, 0.45),
-            xytext=(b - 0.3, 0.45),
+            xy=(back_x, upper - 0.12),
+            xytext=(back_x, lower + 0.12),
             arrowprops={"arrowstyle": "->", "lw": 1.6, "color": CYCLE[3]},
         )
-    for k, rule in enumerate(rules):
-        y = 0.15 if k % 2 else -0.15
-        ax.text((x[k] + x[k + 1]) / 2, y, rule, ha="center", va="center", fontsize=9.5, color=CYCLE[3])
-    ax.text(x[0] - 0.8, 1.0, _("forward"), ha="right", va="center", fontsize=10)
-    ax.text(x[0] - 0.8, 0.45, _("backward"), ha="right", va="center", fontsize=10, color=CYCLE[3])
-    ax.set_xlim(x[0] - 2.2, x[-1] + 0.6)
-    ax.set_ylim(-0.4, 1.7)
+        ax.text(rule_x, (upper + lower) / 2, rule, ha="left", va="center", fontsize=9, color=CYCLE[3], linespacing=1.5)
+    header = height - 0.2
+    ax.text(box_x, header, _("forward") + " ↓", ha="center", va="center", fontsize=9.5)
+    ax.text(back_x, header, "↑ " + _("backward"), ha="left", va="center", fontsize=9.5, color=CYCLE[3])
     ax.axis("off")
     return fig
 
 
 def descent_curve(d: Descent):
-    """The loss after a step t along −gradient (dots) and the first-order prediction L − t‖g‖² (line). Returns the Figure."""
+    """The loss after a step of size η along −gradient (dots) and the first-order prediction, L minus η times
+    the gradient's squared norm (line). Returns the Figure."""
     fig, ax = plt.subplots(figsize=(6.4, 3.2))
-    t = np.concatenate([[0.0], d.steps])
-    ax.plot(t, np.concatenate([[d.start], d.predicted]), color=CYCLE[0], lw=1.5, label=_("prediction L − t‖g‖²"))
-    ax.plot(t, np.concatenate([[d.start], d.losses]), "o", color=CYCLE[1], ms=5, label=_("loss after the step"))
-    ax.set_xlabel(_("step size t"))
+    eta = np.concatenate([[0.0], d.steps])
+    ax.plot(eta, np.concatenate([[d.start], d.predicted]), color=CYCLE[0], lw=1.5, label=_("first-order prediction"))
+    ax.plot(eta, np.concatenate([[d.start], d.losses]), "o", color=CYCLE[1], ms=5, label=_("loss after the step"))
+    ax.set_xlabel(_("step size η"))
     ax.set_ylabel(_("loss"))
     ax.legend(frameon=False, fontsize=9)
     return fig
@@ -104,22 +114,23 @@ def show_gradient_path(shapes: Sequence[str]) -> None:
     show_figure(
         lambda: gradient_path(shapes),
         alt=lambda: _(
-            "The forward of one head left to right: X ({x}), then Q, K, V ({q}), QKᵀ ({p}), S ({s}), A ({a}), "
-            "Z ({z}) and the loss L ({l}). Under it the gradient flows right to left, one rule per stage: "
-            "dA = dZ Vᵀ and dV = Aᵀ dZ; dS = A ⊙ (dA − rowsum(dA ⊙ A)); dP = dS / √d_k; dQ = dP K and "
-            "dK = dPᵀ Q; dW_Q = Xᵀ dQ."
+            "The forward of one head from top to bottom: X ({x}), then Q, K, V ({q}), QKᵀ ({p}), S ({s}), A ({a}), "
+            "Z ({z}) and the loss L ({l}). Beside it the gradient flows back up, one rule per stage: "
+            "dA = dZ Vᵀ and dV = Aᵀ dZ; dS = A ⊙ (dA − rowsum(dA ⊙ A)); d(QKᵀ) = dS / √d_k; dQ = d(QKᵀ) K and "
+            "dK = d(QKᵀ)ᵀ Q; dW_Q = Xᵀ dQ."
         ).format(x=shapes[0], q=shapes[1], p=shapes[2], s=shapes[3], a=shapes[4], z=shapes[5], l=shapes[6]),
     )
 
 
 def show_descent(d: Descent) -> None:
-    """The loss along −gradient against its first-order prediction."""
+    """The loss after a step along −gradient against its first-order prediction."""
     show_figure(
         lambda: descent_curve(d),
         alt=lambda: _(
-            "The loss after a step of size t along minus the gradient, for t from {t0} to {t1}, against the "
-            "straight line L − t‖g‖² the gradient predicts. It starts at {start}; every step lowers it, to "
-            "{end} at the largest step, where the prediction is {pred}; for the small steps the dots lie on the line."
+            "The loss after a step of size η along minus the gradient, for η from {t0} to {t1}, against the "
+            "straight line the gradient predicts, L minus η times the gradient's squared norm. It starts at {start}; "
+            "every step lowers it, to {end} at the largest step, where the prediction is {pred}; for the small steps "
+            "the dots lie on the line."
         ).format(
             t0=f"{d.steps[0]:g}",
             t1=f"{d.steps[-1]:g}",
