@@ -8,9 +8,8 @@
     pointing = train_referent_model(layers=1, pointing=True)   # a last layer whose attention is the answer
 
 Every function returns plain numbers, arrays and dicts (JSON-ready with `.tolist()`), small enough
-for a page: the per-sentence attention of every layer and head comes from the package's own
-`trace_attention`, run on the residual stream the trained model made. The scaling study is in
-`scaling_training.py`.
+for a page. The per-sentence attention of every layer and head, and the data for an explorer, are
+in `learned_attention.py`; the scaling study is in `scaling_training.py`.
 """
 
 from __future__ import annotations
@@ -20,10 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import positive_int
-from .multihead import Trace, trace_attention
-from .referents_corpus import (
+from .learned_attention import attention_maps
+from .referents import (
+    ANIMAL_ADJECTIVES,
+    ANIMALS,
     IT_POSITION,
     N_TOKENS,
+    PLACE_ADJECTIVES,
+    PLACES,
     SOURCE,
     SOURCE_TWIN,
     TARGETS,
@@ -193,36 +196,6 @@ def strongest_key_share(trained: Trained, sentences: Sentences | None = None) ->
     return share
 
 
-def sentence_traces(trained: Trained, tokens) -> list[Trace]:
-    """Every layer of the trained model on one sentence (11 token ids), as `trace_attention` computes it.
-
-    The layer's input is the residual stream the model made (x + the earlier layers' outputs); W_Q
-    is multiplied by the model's query factor, so the trace's A is the model's. A pointing layer's
-    trace is cross-attention to the input embeddings (X_kv), with W_V = W_K and no W_O (its output
-    is not used)."""
-    m, p = trained.model, trained.params
-    fw = forward(m, p, np.asarray(tokens)[None])
-    traces = []
-    for layer in range(1, m.num_layers + 1):
-        X = fw.X[layer - 1][0]
-        if m.pointing and layer == m.num_layers:
-            W_Q, W_K = p[f"W_Q{layer}"] * m.query_factor, p[f"W_K{layer}"]
-            traces.append(trace_attention(X, W_Q, W_K, W_K, X_kv=fw.X[0][0]))  # keys: the input embeddings
-        else:
-            W = [p[f"{w}{layer}"] for w in ("W_Q", "W_K", "W_V", "W_O")]
-            traces.append(trace_attention(X, W[0] * m.query_factor, *W[1:], num_heads=m.num_heads))
-    return traces
-
-
-def attention_maps(trained: Trained, tokens) -> np.ndarray:
-    """(layers, heads, n, n) every layer's and head's weights on one sentence (a pointing layer: head 1 only, the rest 0)."""
-    traces = sentence_traces(trained, tokens)
-    maps = np.zeros((len(traces), trained.model.num_heads, N_TOKENS, N_TOKENS))
-    for layer, t in enumerate(traces):
-        maps[layer, : t.A.shape[0]] = t.A
-    return maps
-
-
 def tired_and_wide(trained: Trained) -> dict:
     """The source sentence with "tired" and with "wide", side by side. Chapter 13.
 
@@ -243,14 +216,45 @@ def tired_and_wide(trained: Trained) -> dict:
     }
 
 
+# ----------------------------------------------------------------------------- one layer, one head: a proof
+def quartets(trained: Trained) -> dict:
+    """The four-sentence test of the il / elle task, over every sentence of the corpus. Chapter 13.
+
+    Take a feminine and a masculine animal (a, a′), a masculine and a feminine place (p, p′), an
+    adjective t that fits an animal and w that fits a place. The right answers are
+    (a, p, t) elle, (a′, p′, t) il, (a′, p′, w) elle, (a, p, w) il. A model with one layer of one head
+    reads "it" with a query that is the same in every sentence, so the difference of its two logits
+    has the sign of f(animal) + g(place) + k(adjective) (the softmax's denominator is positive, and
+    each token's term depends on that token alone); the first and third sentences' sums add up to
+    the same as the second's and fourth's, so they cannot be > 0 twice and < 0 twice: one of the
+    four is always wrong. Returns {"count": how many quartets, "all_right": the share the model
+    answers entirely right}: 0 for every one-layer one-head model.
+    """
+    if trained.target != "pronoun":
+        raise ValueError(f"quartets are about the pronoun target (il / elle); this model answers {trained.target!r}")
+    s = trained.corpus.all
+    right = forward(trained.model, trained.params, s.tokens).answer == s.targets("pronoun")
+    ok = {key: r for key, r in zip(zip(s.animals, s.places, s.adjectives), right)}
+    kinds = {g: [w for w, x in ANIMALS if x == g] for g in "mf"}, {g: [w for w, x in PLACES if x == g] for g in "mf"}
+    count = good = 0
+    for a in kinds[0]["f"]:
+        for a2 in kinds[0]["m"]:
+            for p in kinds[1]["m"]:
+                for p2 in kinds[1]["f"]:
+                    for t in ANIMAL_ADJECTIVES:
+                        for w in PLACE_ADJECTIVES:
+                            count += 1
+                            good += ok[a, p, t] and ok[a2, p2, t] and ok[a2, p2, w] and ok[a, p, w]
+    return {"count": count, "all_right": good / count}
+
+
 __all__ = [
     "train_referent_model",
     "Trained",
     "ablation",
     "strongest_key_share",
-    "sentence_traces",
-    "attention_maps",
     "tired_and_wide",
     "watch_source_pair",
     "source_pair_tokens",
+    "quartets",
 ]

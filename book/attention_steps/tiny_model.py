@@ -161,9 +161,13 @@ def loss_and_gradients(model: TinyModel, params, tokens, targets, ablate=None):
     parameter (same names and shapes as params), by chapter 12's backward. Chapter 13.
 
     Readout model: L = mean −log softmax(logits)[target]. Pointing model: L = mean −log a_it,target,
-    the pointing layer's weight from "it" on the target key.
+    the pointing layer's weight from "it" on the target key. Raises FloatingPointError when the
+    forward overflows (`train` then stops and reports the run as diverged).
     """
-    fw = forward(model, params, tokens, ablate)
+    with np.errstate(over="ignore", invalid="ignore"):
+        fw = forward(model, params, tokens, ablate)
+    if not all(np.isfinite(x).all() for x in (*fw.X, fw.pointer if model.pointing else fw.logits)):
+        raise FloatingPointError("the forward pass overflowed (the parameters are too large: a diverged run?)")
     tokens = check_tokens(model, tokens)
     B = tokens.shape[0]
     targets = check_targets(model, targets, B)
@@ -209,13 +213,4 @@ def accuracy(model: TinyModel, params, tokens, targets, ablate=None) -> float:
     return float(np.mean(fw.answer == check_targets(model, targets, fw.answer.shape[0])))
 
 
-__all__ = [
-    "TinyModel",
-    "init_params",
-    "forward",
-    "Forward",
-    "loss_and_gradients",
-    "accuracy",
-    "layer_forward",
-    "layer_backward",
-]
+__all__ = ["TinyModel", "init_params", "forward", "Forward", "loss_and_gradients", "accuracy"]

@@ -128,7 +128,11 @@ def train(
         run.snapshots.append(watch(params))
     for step in range(1, steps + 1):
         rows = rng.choice(tokens.shape[0], size=batch_size, replace=False)
-        loss, grads, fw = loss_and_gradients(model, params, tokens[rows], targets[rows])
+        try:
+            loss, grads, fw = loss_and_gradients(model, params, tokens[rows], targets[rows])
+        except FloatingPointError:
+            run.diverged = True
+            break
         norms = {name: float(np.sum(g * g)) for name, g in grads.items()}
         history["loss"][step - 1] = loss
         history["grad_norm"][step - 1] = np.sqrt(sum(norms.values()))
@@ -138,7 +142,8 @@ def train(
         if not all(np.isfinite(v) for v in (loss, history["grad_norm"][step - 1])):
             run.diverged = True
             break
-        stepped = opt.step(params, grads)
+        with np.errstate(over="ignore", invalid="ignore"):
+            stepped = opt.step(params, grads)
         if not all(np.all(np.isfinite(p)) for p in stepped.values()):
             run.diverged = True  # params stay the last finite ones
             break
@@ -153,4 +158,4 @@ def train(
     return run
 
 
-__all__ = ["train", "TrainingRun", "ProgressLine", "saturation", "checkpoint_steps"]
+__all__ = ["train", "TrainingRun", "ProgressLine"]

@@ -220,18 +220,4 @@ def referents_corpus(seed: int = 0, noun_pairs_per_animal: int = 1, adjectives_p
     )
 
 
-__all__ = [
-    "referents_corpus",
-    "Corpus",
-    "Sentences",
-    "sentence_words",
-    "fits_animal",
-    "n_classes",
-    "VOCABULARY",
-    "NOUNS",
-    "PRONOUNS",
-    "TARGETS",
-    "SOURCE",
-    "SOURCE_TWIN",
-    "IT_POSITION",
-]
+__all__ = ["referents_corpus", "Corpus", "Sentences", "sentence_words"]
