@@ -38,7 +38,7 @@ from .referents import (
     sentence_words,
 )
 from .tiny_model import TinyModel, accuracy, forward, init_params
-from .training import TrainingRun, train
+from .training import ProgressLine, TrainingRun, train
 
 
 @dataclass
@@ -96,7 +96,7 @@ def train_referent_model(
     *,
     pointing: bool = False,
     d_model: int = 32,
-    steps: int = 300,
+    steps: int = 200,
     batch_size: int = 64,
     lr: float = 0.01,
     optimiser: str = "adam",
@@ -149,6 +149,30 @@ def train_referent_model(
     trained.train_accuracy = trained.accuracy(corpus.train)
     trained.held_out_accuracy = trained.accuracy(corpus.held_out)
     return trained
+
+
+# The models chapter 13 trains, each with CHAPTER_SEEDS (about 12 s together on the 2-core machine, one thread).
+CHAPTER_MODELS = {
+    "one layer, one head": dict(layers=1, heads=1),
+    "one layer, two heads": dict(layers=1, heads=2),
+    "two layers": dict(layers=2, heads=2),
+    "pointing": dict(layers=1, heads=2, pointing=True),
+}
+CHAPTER_SEEDS = (0, 1, 2)
+
+
+def train_chapter_models(seeds=CHAPTER_SEEDS, progress=None) -> dict[str, list[Trained]]:
+    """{name: [Trained, one per seed]} for every model of `CHAPTER_MODELS` on the il / elle task. Chapter 13.
+
+    `progress` True prints one updating line per model and seed (`training.ProgressLine`)."""
+    corpus = referents_corpus()
+    out = {}
+    for name, settings in CHAPTER_MODELS.items():
+        out[name] = []
+        for seed in seeds:
+            line = ProgressLine(label=f"{name}, seed {seed}") if progress is True else progress
+            out[name].append(train_referent_model(**settings, seed=int(seed), corpus=corpus, progress=line))
+    return out
 
 
 # ----------------------------------------------------------------------------- where the referent is chosen
@@ -250,6 +274,9 @@ def quartets(trained: Trained) -> dict:
 
 __all__ = [
     "train_referent_model",
+    "train_chapter_models",
+    "CHAPTER_MODELS",
+    "CHAPTER_SEEDS",
     "Trained",
     "ablation",
     "strongest_key_share",

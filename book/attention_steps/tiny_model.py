@@ -201,8 +201,9 @@ def loss_and_gradients(model: TinyModel, params, tokens, targets, ablate=None):
         dX = dX + dX_layer  # X⁽ˡ⁺¹⁾ = X⁽ˡ⁾ + Y⁽ˡ⁾: the gradient reaches X⁽ˡ⁾ both ways
         grads |= {f"{k}{layer}": v for k, v in g.items()}
     dX = dX + dX_input  # a pointing layer's keys read the input embeddings directly
-    dE = np.zeros_like(params["E"])
-    np.add.at(dE, tokens, dX)  # a token used in several places collects every place's gradient
+    one_hot = np.zeros((tokens.size, model.vocab_size), dtype=dX.dtype)
+    one_hot[np.arange(tokens.size), tokens.ravel()] = 1  # x_i = E[token_i] + P[i] is one_hot_i E + P[i]
+    dE = one_hot.T @ dX.reshape(tokens.size, -1)  # a token used in several places collects every place's gradient
     grads["E"], grads["P"] = dE, dX.sum(axis=0)
     return float(loss), {name: grads[name] for name in model.parameter_shapes()}, fw
 
