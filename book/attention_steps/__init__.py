@@ -30,6 +30,17 @@ and its backward (chapter 12): each stage's gradient, named after its forward, a
     multi_head_attention_backward(X, W_Q, W_K, W_V, W_O, num_heads, dY, mask=None, X_kv=None) -> dict
     gradient_check(f, inputs, grads, eps=1e-6, tol=1e-7) -> GradientCheck   against finite differences
     numerical_gradient(f, x, eps=1e-6)            ∂f/∂x by central differences
+
+and training (chapter 13): the corpus, a tiny model trained with that backward, two optimisers:
+
+    referents_corpus(seed=0) -> Corpus           "The ANIMAL didn't cross the PLACE because it was too ADJECTIVE"
+    TinyModel(...), init_params(model, seed)     embeddings, attention layers, a readout (or a pointing layer)
+    loss_and_gradients(model, params, tokens, targets) -> (loss, grads, forward)
+    SGD(lr), Adam(lr)                            opt.step(params, grads) -> params
+    train(model, tokens, targets, steps=…) -> TrainingRun   with a progress line and snapshots
+
+Chapter 13's studies (where the model resolves "it", the divisors in training) are imported from
+their modules: attention_steps.learning_studies, attention_steps.scaling_training.
 """
 
 from .backward import (
@@ -49,7 +60,15 @@ from .equivariance import Equivariance, permutation_equivariance
 from .gradcheck import GradientCheck, gradient_check, numerical_gradient
 from .masks import causal_mask
 from .multihead import Head, Trace, concat_heads, multi_head_attention, split_heads, trace_attention
+from .optim import *  # noqa: F403  (chapter 13's modules: each one's __all__ says what it exports)
+from .optim import __all__ as _optim
+from .referents import *  # noqa: F403
+from .referents import __all__ as _referents
 from .tiled import tiled_attention
+from .tiny_model import *  # noqa: F403
+from .tiny_model import __all__ as _tiny_model
+from .training import *  # noqa: F403
+from .training import __all__ as _training
 
 __all__ = [
     # one function per stage, and one head (core)
@@ -86,3 +105,5 @@ __all__ = [
     "GradientCheck",
     "numerical_gradient",
 ]
+# training (referents, tiny_model, optim, training: chapter 13)
+__all__ += _referents + _tiny_model + _optim + _training

@@ -1,0 +1,135 @@
+"""Chapter 13's studies, run once at the build's budget (the same calls, seeds and settings the chapter
+makes), and what the chapter says about them: the two-layer model answers the held-out sentences,
+one layer of one head provably cannot, no head's map from "it" shows the referent, the pointing
+model's attention is its answer and flips between "tired" and "wide" through what layer 1 carried
+into "it", and the divisors compare in training as stated. Nothing here depends on timing."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attention_steps.learned_attention import attention_maps, held_out_maps, sentence_traces, training_snapshots
+from attention_steps.learning_studies import (
+    CHAPTER_MODELS,
+    CHAPTER_SEEDS,
+    ablation,
+    quartets,
+    strongest_key_share,
+    tired_and_wide,
+    train_chapter_models,
+    train_referent_model,
+)
+from attention_steps.referents import IT_POSITION
+from attention_steps.scaling_training import BUILD_BUDGET, scaling_study
+from attention_steps.tiny_model import forward
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture(scope="module")
+def chapter():
+    """Every model the chapter trains, with its seeds (about 12 s on one thread)."""
+    return train_chapter_models()
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    """The scaling study at the build's budget (about 15 s on one thread)."""
+    return scaling_study()
+
+
+def test_two_layers_answer_the_held_out_sentences(chapter):
+    for t in chapter["two layers"]:
+        assert t.held_out_accuracy >= 0.95, t.run.seed if hasattr(t.run, "seed") else t.held_out_accuracy
+        pair = tired_and_wide(t)
+        assert pair["flips"] and pair["right"].all()
+    assert len(chapter["two layers"]) == len(CHAPTER_SEEDS) and set(chapter) == set(CHAPTER_MODELS)
+
+
+def test_one_layer_of_one_head_never_gets_a_quartet_right_and_so_misses_held_out_sentences(chapter):
+    for t in chapter["one layer, one head"]:
+        q = quartets(t)
+        assert q["count"] == 4 * 4 * 4 * 4 * 6 * 6 and q["all_right"] == 0.0  # the proof, checked
+        assert t.held_out_accuracy < 0.9 and t.train_accuracy < 1.0
+    two = [quartets(t)["all_right"] for t in chapter["two layers"]]
+    assert min(two) > 0.9  # two layers get (nearly) every quartet right
+
+
+def test_no_head_of_the_two_layer_model_shows_the_referent_as_its_strongest_key(chapter):
+    for t in chapter["two layers"]:
+        share = strongest_key_share(t)
+        assert share.shape == (2, 2) and share.max() < 0.9
+        ab = ablation(t)
+        assert ab["none"] >= 0.95 and ab["layer"].max() < 0.8  # yet each layer is needed
+        assert ab["layer_at_token"][1, IT_POSITION] < 0.8  # and layer 2 is needed at "it"
+        others = np.delete(ab["layer_at_token"][1], IT_POSITION)
+        assert others.min() >= ab["none"] - 0.01  # and nowhere else: its output elsewhere is never read
+
+
+def test_the_pointing_models_attention_is_its_answer_and_flips_through_what_layer_1_carried_into_it(chapter):
+    for t in chapter["pointing"]:
+        share = strongest_key_share(t)
+        assert share[-1, 0] >= 0.9 and share[-1, 0] == t.held_out_accuracy  # the strongest key is the answer
+        pair = tired_and_wide(t)
+        assert pair["flips"] and pair["right"].all()
+        assert pair["answer"].tolist() == [1, 5]  # "tired": the animal (code index 1), "wide": the street (5)
+        ab = ablation(t)
+        assert ab["layer_at_token"][0, IT_POSITION] <= 0.6  # without layer 1's output at "it", no flip
+        assert np.delete(ab["layer_at_token"][0], IT_POSITION).min() == ab["none"]  # elsewhere it is not read
+
+
+def test_the_traces_are_the_models_attention_and_the_explorer_data_is_small(chapter):
+    t = chapter["two layers"][0]
+    tokens = t.corpus.held_out.tokens[:3]
+    fw = forward(t.model, t.params, tokens)
+    for b in range(3):
+        maps = attention_maps(t, tokens[b])
+        for layer in range(2):
+            np.testing.assert_allclose(maps[layer], fw.A[layer][b], atol=1e-12)
+        assert [tr.A.shape for tr in sentence_traces(t, tokens[b])] == [(2, 11, 11)] * 2
+    p = chapter["pointing"][0]
+    np.testing.assert_allclose(attention_maps(p, tokens[0])[1, 0], forward(p.model, p.params, tokens[:1]).A[1][0, 0])
+    snaps = training_snapshots(t)
+    assert len(snaps["checkpoints"]) == 20 and snaps["checkpoints"][0] == 0
+    assert np.shape(snaps["A_it"]) == (20, 2, 2, 2, 11)
+    size = len(json.dumps(snaps)) + len(json.dumps(held_out_maps(t)))
+    assert size < 150_000, size
+
+
+def test_the_divisors_in_training_at_the_builds_budget(sweep):
+    assert sweep.settings["steps"] == BUILD_BUDGET["steps"] and len(sweep.cells) == 2 * 3 * 3
+    small, large = sweep.best(16), sweep.best(64)
+    # at each strategy's best learning rate, ÷ √d_k learns the task at both sizes, and so does ÷ d_k
+    for best in (small, large):
+        for s in ("sqrt_d_k", "d_k"):
+            assert best[s]["held_out_accuracy_mean"] >= 0.95, (s, best[s])
+    # no scaling is the worst at its best rate at the large d_k, and its softmax starts saturated there
+    assert large["none"]["final_loss_median"] > max(large["sqrt_d_k"]["final_loss_median"], 0.05)
+    row = {(r["d_k"], r["strategy"], r["lr"]): r for r in sweep.summary()}
+    assert row[64, "none", 0.01]["max_weight_start"] > 0.8 > row[64, "sqrt_d_k", 0.01]["max_weight_start"]
+    assert row[64, "d_k", 0.01]["max_weight_start"] < 0.2  # ÷ d_k starts near uniform (1/11 ≈ 0.09)
+    # the rate that suits d_k = 16 best (for every strategy) fails ÷ √d_k and no scaling at d_k = 64, not ÷ d_k:
+    # ÷ d_k's best rate stays put as d_k grows (μP's point), ÷ √d_k's moves down
+    assert all(small[s]["lr"] == 0.01 for s in small)
+    for s in ("none", "sqrt_d_k"):
+        assert row[64, s, 0.01]["held_out_accuracy_mean"] < row[16, s, 0.01]["held_out_accuracy_mean"] - 0.1, s
+    assert row[64, "d_k", 0.01]["held_out_accuracy_mean"] >= 0.95 and large["d_k"]["lr"] == 0.01
+    assert large["sqrt_d_k"]["lr"] < small["sqrt_d_k"]["lr"]
+    assert all(np.isfinite(c.loss).all() for c in sweep.cells.values())  # no run overflowed
+    curves = sweep.cell(64, "none", 0.01).curves()
+    assert len(curves["step"]) == 40 and len(json.dumps(curves)) < 10_000
+
+
+def test_bad_study_requests_are_named():
+    with pytest.raises(ValueError, match="target must be one of"):
+        train_referent_model(target="colour")
+    with pytest.raises(ValueError, match="strategies must be among"):
+        scaling_study(strategies=("sqrt_d_model",))
+    t = train_referent_model(layers=1, heads=1, target="noun", steps=2, checkpoints=2)
+    with pytest.raises(ValueError, match="quartets are about the pronoun target"):
+        quartets(t)
+    with pytest.raises(KeyError, match="no cell"):
+        scaling_study(d_k_values=(4,), learning_rates=(0.01,), seeds=(0,), steps=2).cell(4, "none", 0.5)
