@@ -113,9 +113,11 @@ def test_the_divisors_in_training_at_the_builds_budget(sweep):
     assert row[64, "d_k", 0.01]["max_weight_start"] < 0.2  # ÷ d_k starts near uniform (1/11 ≈ 0.09)
     # the rate that suits d_k = 16 best (for every strategy) fails ÷ √d_k and no scaling at d_k = 64, not ÷ d_k:
     # ÷ d_k's best rate stays put as d_k grows (μP's point), ÷ √d_k's moves down
-    assert all(small[s]["lr"] == 0.01 for s in small)
-    for s in ("none", "sqrt_d_k"):
-        assert row[64, s, 0.01]["held_out_accuracy_mean"] < row[16, s, 0.01]["held_out_accuracy_mean"] - 0.1, s
+    # (no scaling stays near chance at d_k = 16 at every rate of this budget, so its "best" rate is a near-tie)
+    assert all(small[s]["lr"] == 0.01 for s in ("d_k", "sqrt_d_k"))
+    assert (
+        row[64, "sqrt_d_k", 0.01]["held_out_accuracy_mean"] < row[16, "sqrt_d_k", 0.01]["held_out_accuracy_mean"] - 0.1
+    )
     assert row[64, "d_k", 0.01]["held_out_accuracy_mean"] >= 0.95 and large["d_k"]["lr"] == 0.01
     assert large["sqrt_d_k"]["lr"] < small["sqrt_d_k"]["lr"]
     assert all(np.isfinite(c.loss).all() for c in sweep.cells.values())  # no run overflowed
