@@ -397,6 +397,8 @@ def handouts(tmp_path, monkeypatch):
     monkeypatch.setattr(build_handouts, "OUT", out)
     monkeypatch.setattr(build_handouts, "SITE", tmp_path / "html")
     monkeypatch.setattr(build_handouts, "print_decks", print_decks)
+    # the paper handouts (three slides a page) are laid out by a browser too: not here (tests/test_sheets.py)
+    monkeypatch.setattr(build_handouts, "print_papers", lambda handouts, lang="en": None)
     return out, stamps, printed
 
 
