@@ -111,15 +111,15 @@ def test_the_divisors_in_training_at_the_builds_budget(sweep):
     row = {(r["d_k"], r["strategy"], r["lr"]): r for r in sweep.summary()}
     assert row[64, "none", 0.01]["max_weight_start"] > 0.8 > row[64, "sqrt_d_k", 0.01]["max_weight_start"]
     assert row[64, "d_k", 0.01]["max_weight_start"] < 0.2  # ÷ d_k starts near uniform (1/11 ≈ 0.09)
-    # the rate that suits d_k = 16 best (for every strategy) fails ÷ √d_k and no scaling at d_k = 64, not ÷ d_k:
-    # ÷ d_k's best rate stays put as d_k grows (μP's point), ÷ √d_k's moves down
-    # (no scaling stays near chance at d_k = 16 at every rate of this budget, so its "best" rate is a near-tie)
-    assert all(small[s]["lr"] == 0.01 for s in ("d_k", "sqrt_d_k"))
+    # the rate that suits d_k = 16 best for both divisors fails ÷ √d_k at d_k = 64 but not ÷ d_k, whose scores
+    # are d_k times smaller (√d_k times smaller than ÷ √d_k's); ÷ √d_k's best rate moves down as d_k grows
+    # (the fuller sweep in docs/benchmarks.md: ÷ d_k's moves down too, less); no scaling never trains well there
+    assert small["sqrt_d_k"]["lr"] == small["d_k"]["lr"] == 0.01 and large["sqrt_d_k"]["lr"] < 0.01
     assert (
-        row[64, "sqrt_d_k", 0.01]["held_out_accuracy_mean"] < row[16, "sqrt_d_k", 0.01]["held_out_accuracy_mean"] - 0.1
+        row[64, "sqrt_d_k", 0.01]["held_out_accuracy_mean"] < 0.8 < row[16, "sqrt_d_k", 0.01]["held_out_accuracy_mean"]
     )
-    assert row[64, "d_k", 0.01]["held_out_accuracy_mean"] >= 0.95 and large["d_k"]["lr"] == 0.01
-    assert large["sqrt_d_k"]["lr"] < small["sqrt_d_k"]["lr"]
+    assert row[64, "d_k", 0.01]["held_out_accuracy_mean"] >= 0.95
+    assert row[64, "none", 0.01]["held_out_accuracy_mean"] < 0.7 and row[64, "none", 0.01]["max_weight_end"] > 0.95
     assert all(np.isfinite(c.loss).all() for c in sweep.cells.values())  # no run overflowed
     curves = sweep.cell(64, "none", 0.01).curves()
     assert len(curves["step"]) == 40 and len(json.dumps(curves)) < 10_000

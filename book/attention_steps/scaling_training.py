@@ -13,9 +13,11 @@ strategy's best rate of the sweep as well as at the same rates. Recorded per ste
 gradient's norm (all parameters, and W_Q, W_K only), and the softmax's saturation (the mean largest
 weight of a row, and a row's mean entropy, averaged over the layers).
 
-μP-style parametrisations divide by d_k rather than √d_k (at initialisation that makes the scores
-shrink as d_k grows, which is what lets one learning rate carry over to wider models); the study
-shows where ÷ d_k trains as well as ÷ √d_k, and where it does not.
+μP-style parametrisations divide by d_k rather than √d_k (at initialisation the scores then shrink
+as d_k grows: attention starts near uniform). Here only the divisor changes (d_model grows with
+d_k, every other weight is set up alike), so no learning rate is expected to carry over exactly:
+the study measures, at each strategy's own best rate and at shared rates, where ÷ d_k trains as
+well as ÷ √d_k and where it does not (docs/benchmarks.md has a fuller sweep).
 """
 
 from __future__ import annotations
