@@ -100,26 +100,14 @@ def test_the_traces_are_the_models_attention_and_the_explorer_data_is_small(chap
 
 
 def test_the_divisors_in_training_at_the_builds_budget(sweep):
+    """What the sweep gives on every run. Its outcomes (which rate is best, who reaches 95 %) moved between
+    runs of the same seeds (the cells train in float32), so no page states them until the study is made
+    reproducible; see docs/benchmarks.md for a fuller sweep."""
     assert sweep.settings["steps"] == BUILD_BUDGET["steps"] and len(sweep.cells) == 2 * 3 * 3
-    small, large = sweep.best(16), sweep.best(64)
-    # at each strategy's best learning rate, ÷ √d_k learns the task at both sizes, and so does ÷ d_k
-    for best in (small, large):
-        for s in ("sqrt_d_k", "d_k"):
-            assert best[s]["held_out_accuracy_mean"] >= 0.95, (s, best[s])
-    # no scaling is the worst at its best rate at the large d_k, and its softmax starts saturated there
-    assert large["none"]["final_loss_median"] > max(large["sqrt_d_k"]["final_loss_median"], 0.05)
     row = {(r["d_k"], r["strategy"], r["lr"]): r for r in sweep.summary()}
+    # at d_k = 64, no scaling's softmax starts saturated; ÷ √d_k's does not; ÷ d_k starts near uniform (1/11)
     assert row[64, "none", 0.01]["max_weight_start"] > 0.8 > row[64, "sqrt_d_k", 0.01]["max_weight_start"]
-    assert row[64, "d_k", 0.01]["max_weight_start"] < 0.2  # ÷ d_k starts near uniform (1/11 ≈ 0.09)
-    # the rate that suits d_k = 16 best for both divisors fails ÷ √d_k at d_k = 64 but not ÷ d_k, whose scores
-    # are d_k times smaller (√d_k times smaller than ÷ √d_k's); ÷ √d_k's best rate moves down as d_k grows
-    # (the fuller sweep in docs/benchmarks.md: ÷ d_k's moves down too, less); no scaling never trains well there
-    assert small["sqrt_d_k"]["lr"] == small["d_k"]["lr"] == 0.01 and large["sqrt_d_k"]["lr"] < 0.01
-    assert (
-        row[64, "sqrt_d_k", 0.01]["held_out_accuracy_mean"] < 0.8 < row[16, "sqrt_d_k", 0.01]["held_out_accuracy_mean"]
-    )
-    assert row[64, "d_k", 0.01]["held_out_accuracy_mean"] >= 0.95
-    assert row[64, "none", 0.01]["held_out_accuracy_mean"] < 0.7 and row[64, "none", 0.01]["max_weight_end"] > 0.95
+    assert row[64, "d_k", 0.01]["max_weight_start"] < 0.2
     assert all(np.isfinite(c.loss).all() for c in sweep.cells.values())  # no run overflowed
     curves = sweep.cell(64, "none", 0.01).curves()
     assert len(curves["step"]) == 40 and len(json.dumps(curves)) < 10_000
