@@ -91,6 +91,13 @@ def test_weight_gradients_match_a_projection_backward_and_follow_the_chapter():
     assert at["d_k"].median() < at["sqrt_d_k"].median() < at["none"].median()
     wide = {d: weight_gradients(d, "sqrt_d_k", n_layers=60).median() for d in (16, 256)}
     assert 0.8 < wide[256] / wide[16] < 1.25  # level under ÷ √d_k
+    # without scaling the raw scores' gradient shrinks as the softmax saturates, yet what reaches W_Q
+    # grows over the chapter's range: the keys it is multiplied by grow like √d_k
+    none = {d: weight_gradients(d, "none", n_layers=60) for d in (1, 1024)}
+    assert none[1024].median("scores") < 0.3 * none[1].median("scores")
+    assert none[1024].median() > 2 * none[1].median()
+    with pytest.raises(ValueError, match="which must be 'W_Q', 'W_K' or 'scores'"):
+        small.median("W_V")
 
 
 def test_kept_for_backward_counts_what_the_rules_read():

@@ -163,23 +163,31 @@ def attention_backward_with_divisor(Q, K, V, dZ, c) -> tuple[np.ndarray, np.ndar
     With c = √d_k this is `scaled_dot_product_attention_backward` (a test checks it); the
     scale's chain factor is 1/c, so `scale_backward` gets c² (it divides by the root of its d_k).
     """
+    dQ, dK, dV, _ = _divisor_backward(Q, K, V, dZ, c)
+    return dQ, dK, dV
+
+
+def _divisor_backward(Q, K, V, dZ, c):
+    """`attention_backward_with_divisor`'s (dQ, dK, dV) and the gradient of the raw scores, d(QKᵀ)."""
     c = positive_number("c", c)
     _, A = attention_with_divisor(Q, K, V, c)
     dA, dV = weighted_sum_backward(A, V, dZ)
     dS = softmax_backward(A, dA)
     dQK_T = scale_backward(dS, c * c)
     dQ, dK = scores_backward(Q, K, dQK_T)
-    return dQ, dK, dV
+    return dQ, dK, dV, dQK_T
 
 
 @dataclass(frozen=True)
 class WeightGradients:
-    """One (strategy, d_k): the Frobenius norms of dW_Q and dW_K over many random layers at initialisation. Chapter 12."""
+    """One (strategy, d_k): the Frobenius norms of dW_Q, dW_K and of the raw scores' gradient d(QKᵀ)
+    over many random layers at initialisation. Chapter 12."""
 
     strategy: str
     d_k: int
     W_Q: np.ndarray  # (n_layers,) ‖dW_Q‖_F per layer
     W_K: np.ndarray  # (n_layers,) ‖dW_K‖_F per layer
+    scores: np.ndarray  # (n_layers,) ‖d(QKᵀ)‖_F per layer: what chapter 3's proxy is about
 
     def median(self, which: str = "W_Q") -> float:
         return float(np.median(self._of(which)))
@@ -188,9 +196,9 @@ class WeightGradients:
         return float(np.percentile(self._of(which), p))
 
     def _of(self, which: str) -> np.ndarray:
-        if which not in ("W_Q", "W_K"):
-            raise ValueError(f"which must be 'W_Q' or 'W_K', got {which!r}")
-        return self.W_Q if which == "W_Q" else self.W_K
+        if which not in ("W_Q", "W_K", "scores"):
+            raise ValueError(f"which must be 'W_Q', 'W_K' or 'scores', got {which!r}")
+        return getattr(self, which)
 
 
 def weight_gradients(d_k, strategy, *, n_tokens=8, d_model=64, d_v=8, n_layers=200, seed=0) -> WeightGradients:
@@ -216,13 +224,14 @@ def weight_gradients(d_k, strategy, *, n_tokens=8, d_model=64, d_v=8, n_layers=2
     W_V = rng.standard_normal((n_layers, d_model, d_v)) / np.sqrt(d_model)
     G = rng.standard_normal((n_layers, n_tokens, d_v))
     Q, K, V = X @ W_Q, X @ W_K, X @ W_V  # one projection per layer
-    dQ, dK, _ = attention_backward_with_divisor(Q, K, V, G, c)
+    dQ, dK, _, dQK_T = _divisor_backward(Q, K, V, G, c)
     Xt = np.swapaxes(X, -1, -2)
     return WeightGradients(
         strategy=strategy,
         d_k=d_k,
         W_Q=np.linalg.norm(Xt @ dQ, axis=(1, 2)),
         W_K=np.linalg.norm(Xt @ dK, axis=(1, 2)),
+        scores=np.linalg.norm(dQK_T, axis=(1, 2)),
     )
 
 

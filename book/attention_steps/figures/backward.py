@@ -151,8 +151,8 @@ def show_weight_gradients(sweep: dict[str, list[WeightGradients]]) -> None:
             "The median size of the gradient reaching W_Q, from the backward pass, against d_k from {d0} to {d1} "
             "for the three strategies, with the middle half of the layers shaded, on log scales. Dividing by "
             "√d_k keeps it nearly level ({sqrt0} at d_k = {d0}, {sqrt1} at {d1}); dividing by d_k makes it "
-            "fall to {dk1}; without scaling it grows, to {none1} at {d1}, while its band widens to span "
-            "{lo} to {hi}."
+            "fall to {dk1}; without scaling it is larger ({none1} at {d1} in this sample of layers), while its "
+            "band widens to span {lo} to {hi}."
         ).format(
             d0=first["sqrt_d_k"].d_k,
             d1=last["sqrt_d_k"].d_k,
