@@ -4,8 +4,9 @@ The derivation works for any distribution of the components: it only uses
 that q_1 … q_{d_k}, k_1 … k_{d_k} are independent, that every q_i has mean μ_q
 and variance σ_q², and every k_i mean μ_k and variance σ_k². Each step is a
 chain of sympy expressions, lhs = … = result, and every result is *computed*
-from the previous ones by three rules written as code below:
+from the previous ones by four rules written as code below:
 
+- linearity:    E[aX + bY] = a E[X] + b E[Y];
 - definition:   Var[X] = E[X²] − E[X]²,  Cov[X, Y] = E[XY] − E[X]E[Y];
 - independence: E[∏ x^p] = ∏ E[x^p] for independent x;
 - moments:      E[x] = μ,  E[x²] = σ² + μ².
@@ -98,7 +99,7 @@ def latex(expr) -> str:
     return _Printer().doprint(expr)
 
 
-# ----------------------------------------------------------------------------- the three rules
+# ----------------------------------------------------------------------------- the four rules
 # E[x^p] for every component of q (or of k): p = 1 gives μ, p = 2 gives σ² + μ².
 MOMENTS = {
     q: {1: mu_q, 2: sigma_q**2 + mu_q**2},
