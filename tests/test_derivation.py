@@ -73,7 +73,7 @@ def test_every_step_renders_as_latex(d):
 
 
 def test_expectation_engine_against_sympy_stats():
-    """The three rules give the same E and Var as sympy.stats on normals with symbolic parameters."""
+    """The four rules give the same E and Var as sympy.stats on normals with symbolic parameters."""
     from sympy import stats
 
     qn, kn = stats.Normal("qn", dv.mu_q, dv.sigma_q), stats.Normal("kn", dv.mu_k, dv.sigma_k)

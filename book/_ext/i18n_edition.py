@@ -18,7 +18,9 @@ the same execution cache. This extension gives both editions:
   its own language's PNG, with the same numbers, since it is the same figure;
 - a translated edition's launch buttons (Binder, Colab) open its own learner
   notebooks: `<lang>/book/NN.ipynb` on the `learner` branch (scripts/build_learner.py
-  --lang puts them in _build/learner/<lang>/, which the Pages workflow pushes there).
+  --lang puts them in _build/learner/<lang>/, which the Pages workflow pushes there);
+- a translated edition's interface in its own language: the theme's, Sphinx's and
+  myst-nb's words (``THEME_WORDS``, ``CONFIG_WORDS``) from the production's catalogue.
 """
 
 from __future__ import annotations
@@ -89,6 +91,83 @@ def _translate_toc_captions(app, doctree) -> None:
             node["caption"] = _translated(lang, app.env.docname, node["caption"])
 
 
+def N_(message: str) -> str:
+    """Marks a message for the production's catalogue (locale/<lang>/chrome.po); returns it as is."""
+    return message
+
+
+# The interface's words that the installed catalogues leave in English on a Chinese page, or give in
+# another usage: Sphinx 7.4's and pydata-sphinx-theme's zh catalogues have no "Link to this heading",
+# "Color mode", "System Settings"; sphinx-book-theme's zh_CN has none of its header buttons' words and
+# "列印成 PDF" (Taiwan's usage) for "Print to PDF"; its sidebar toggles are hard-coded English
+# (executablebooks/sphinx-book-theme#998: templates/theme/ marks them for translation). Ours come
+# first, the installed catalogues after them: tests/test_reader_chinese.py finds none of these in
+# English on a Chinese page and tells when an upstream catalogue has them all.
+THEME_WORDS = (
+    N_("Link to this heading"),
+    N_("Color mode"),
+    N_("System Settings"),
+    N_("Print to PDF"),
+    N_("Source repositories"),
+    N_("Repository"),
+    N_("Open issue"),
+    N_("Launch interactive content"),
+    N_("Launch on"),
+    N_("logo"),
+    N_("Toggle primary sidebar"),
+    N_("Toggle secondary sidebar"),
+)
+# The configuration's words a page shows: {option: English}, _config.yml's (or jupyter-book's) values.
+# myst-nb's prompts are "Show code cell {type}" with {type} filled in English: the book hides code
+# cells' source only (hide-input), so a translated edition names that.
+CONFIG_WORDS = {
+    "author": N_("The Attention, Step by Step authors"),
+    "nb_code_prompt_show": N_("Show code cell source"),
+    "nb_code_prompt_hide": N_("Hide code cell source"),
+    "html_theme_options.search_bar_text": N_("Search this book..."),
+}
+
+
+class _Words:
+    """A gettext translator that looks in `words` first, then in the translator it falls back to."""
+
+    def __init__(self, words: dict[str, str], fallback):
+        self._words, self._fallback = words, fallback
+
+    def gettext(self, message):
+        return self._words.get(message) or self._fallback.gettext(message)
+
+    def ngettext(self, singular, plural, n):
+        return self._fallback.ngettext(singular, plural, n)
+
+    def __getattr__(self, name):  # pgettext, npgettext, info, charset ...
+        return getattr(self._fallback, name)
+
+
+def _translate_interface(app, config) -> None:
+    """A translated edition's interface words: our catalogue's ahead of Sphinx's and the themes'
+    (for the templates too, which take `app.translator` when the builder starts), and the
+    configuration's words translated."""
+    lang = config.language or "en"
+    if lang == "en":
+        return
+    from sphinx import locale
+
+    from scripts.chrome import catalogue
+
+    words = {k: v for k, v in catalogue(lang).items() if k in THEME_WORDS}
+    for domain in ("sphinx", "booktheme"):
+        prior = locale.translators.get(("general", domain)) or locale.NullTranslations()
+        locale.translators["general", domain] = _Words(words, prior)
+    app.translator = locale.translators["general", "sphinx"]
+    translated = catalogue(lang)
+    for option, english in CONFIG_WORDS.items():
+        if option.startswith("html_theme_options."):
+            config.html_theme_options[option.split(".", 1)[1]] = translated.get(english, english)
+        else:
+            setattr(config, option, translated.get(english, english))
+
+
 def _translate_title(app, config) -> None:
     lang = config.language or "en"
     if lang != "en" and config.html_title:
@@ -98,6 +177,7 @@ def _translate_title(app, config) -> None:
 
 def _config_inited(app, config) -> None:
     config.templates_path.append(str(TEMPLATES))
+    config.templates_path.insert(0, str(TEMPLATES / "theme"))  # ahead of the themes' own components
     config.html_static_path.append(str(Path(__file__).resolve().parent / "static"))
     options = config.html_theme_options
     end = list(options.get("article_header_end") or ["article-header-buttons.html"])
@@ -265,6 +345,7 @@ def setup(app):
     )
     # the header's items: before the theme reads its options
     app.connect("config-inited", _config_inited)
+    app.connect("config-inited", _translate_interface)
     app.connect("config-inited", _translate_title, priority=900)  # after sphinx_external_toc sets root_doc
     app.connect("builder-inited", _builder_inited, priority=900)  # after myst-nb's
     app.connect("env-before-read-docs", _require_cached)

@@ -62,6 +62,9 @@
 
   // ---------------------------------------------------------------- the theme's buttons
   function fixThemeButtons() {
+    // Two navigation landmarks the theme's templates name in English: named in the page's language.
+    document.querySelectorAll('nav.bd-docs-nav[aria-label="Main"]').forEach((n) => n.setAttribute("aria-label", tr("Main")));
+    document.querySelectorAll('#jb-print-toc nav[aria-label="Page"]').forEach((n) => n.setAttribute("aria-label", tr("Page")));
     // "Search" as the accessible name of a button that shows "Search Ctrl+K":
     // let the visible text name it (WCAG 2.5.3, label in name).
     document.querySelectorAll(".search-button-field[aria-label]").forEach((b) => b.removeAttribute("aria-label"));
