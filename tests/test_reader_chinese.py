@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import gettext
 import importlib.util
+import re
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -113,3 +115,38 @@ def test_the_installed_catalogues_still_miss_words_the_override_gives():
         "the installed catalogues now translate every word of THEME_WORDS: drop them from "
         "book/_ext/i18n_edition.py (and locale/zh_CN/chrome.po) and let the installed ones speak"
     )
+
+
+def _glossary_terms() -> list[str]:
+    """The Chinese names of the glossary's terms as a reader would type them: 查询、键、值 gives three."""
+    from bs4 import BeautifulSoup
+
+    from conftest import HTML
+
+    soup = BeautifulSoup((HTML / "zh_CN" / "book" / "glossary.html").read_text(encoding="utf-8"), "html.parser")
+    names = [dt.get_text(" ", strip=True).split("（")[0] for dt in soup.select("dl.glossary dt")]
+    return sorted({part.strip() for name in names for part in name.split("、") if re.search(r"[\u4e00-\u9fff]", part)})
+
+
+# The search page's summary once a search has finished: "found N pages" or "did not match".
+SEARCH_DONE = """() => typeof Search !== 'undefined' && !!Search._index && !Search._queued_query
+  && !!document.querySelector('#search-results .search-summary')
+  && !Search._pulse_status_running
+  && document.querySelector('#search-results .search-summary').textContent.trim().length > 0
+  && !/\\.\\.\\.$|…$/.test(document.querySelector('#search-results .search-summary').textContent.trim())"""
+
+
+@pytest.mark.browser
+def test_the_chinese_search_finds_every_glossary_term_as_typed(site, offline_page):
+    """Typed as one run of characters (多头注意力), with a space (多头 注意力), or as one character (键)."""
+    terms = _glossary_terms()
+    assert {"自注意力", "键", "值", "多头注意力", "注意力权重", "加权求和", "输出投影"} <= set(terms), terms
+    queries = [*terms, "头", "因果掩码", "雅可比矩阵", "多头 注意力"]
+    p = offline_page()
+    missed = []
+    for q in queries:
+        p.page.goto(f"{site}/zh_CN/search.html?q={quote(q)}")
+        p.page.wait_for_function(SEARCH_DONE)
+        if not p.page.locator("#search-results ul.search li").count():
+            missed.append(q)
+    assert not missed, f"the Chinese search finds nothing for {missed}"
