@@ -24,3 +24,14 @@ def test_trace_takes_a_mask_and_another_input():
     assert (np.triu(masked.A[0], k=1) == 0).all()
     ex = i_love()
     assert ex.d_k == 3 and ex.trace(X=ex.X[::-1]).X.tolist() == ex.X[::-1].tolist()
+
+
+def test_the_translation_example_labels_its_chinese_words_in_the_figures_language():
+    """Pinyin in an English figure (any font draws it), the characters in a Chinese one (issue 25, item 9)."""
+    from attention_steps.examples import translation
+    from attention_steps.i18n import language
+
+    t = translation()
+    assert t.input_labels == ("<s>", "wǒ", "ài", "māo") and t.prediction_labels[2] == "ài → māo"
+    with language("zh_CN"):
+        assert t.input_labels == ("<s>", "我", "爱", "猫") and t.prediction_labels[2] == "爱 → 猫"

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .core import projection, scale, scores
-from .i18n import _
+from .i18n import _, current
 from .multihead import Trace, trace_attention
 
 
@@ -182,9 +182,22 @@ class Translation:
         return self.targets.index(token)
 
     @property
+    def input_labels(self) -> tuple[str, ...]:
+        """What the decoder reads, as a figure labels it: the characters in a Chinese figure (drawn
+        with a CJK font), their pinyin in any other (any font draws it): ('<s>', 'wǒ', 'ài', 'māo')."""
+        return self.inputs if _draws_chinese() else self.inputs_pinyin
+
+    @property
     def prediction_labels(self) -> tuple[str, ...]:
-        """A label per decoder position, 'what it reads → what it predicts' in pinyin: ('<s> → wǒ', …)."""
-        return tuple(f"{a} → {b}" for a, b in zip(self.inputs_pinyin, self.targets_pinyin))
+        """A label per decoder position, 'what it reads → what it predicts', as `input_labels` writes
+        the words: ('<s> → wǒ', …), in a Chinese figure ('<s> → 我', …)."""
+        targets = self.targets if _draws_chinese() else self.targets_pinyin
+        return tuple(f"{a} → {b}" for a, b in zip(self.input_labels, targets))
+
+
+def _draws_chinese() -> bool:
+    """Whether what is drawn now is drawn for a Chinese reader (the package's current language)."""
+    return current().startswith("zh")
 
 
 def translation() -> Translation:
