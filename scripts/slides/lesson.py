@@ -30,6 +30,7 @@ from scripts.build_paths import ROOT
 from . import _, language
 
 SOURCE = ROOT / "lesson" / "lesson.md"
+CSS = Path(__file__).with_name("lesson.css")  # the lesson's own rules, after the decks' slides.css
 NAME = "lesson"
 LOCALE = ROOT / "locale"
 KINDS = {"part", "exercise", "solution"}  # what a slide's header may say besides its seconds
@@ -335,6 +336,9 @@ def notebook(lesson: list[Slide], lang: str):
     return nb
 
 
+WHOLE_FORMULAS = (
+    '<script type="text/x-mathjax-config">MathJax.Hub.Config({CommonHTML: {linebreaks: {automatic: false}}});</script>'
+)
 _SLIDE = re.compile(r"<section>(\s*)<section>")
 
 
@@ -363,7 +367,7 @@ def title(lang: str) -> str:
 def digest(tooling: str, fingerprint: str, lang: str) -> str:
     """What the lesson is made from: its source, its catalogue, this module, the decks' tooling and the
     book's executions (its figures are theirs)."""
-    parts = [tooling, fingerprint, SOURCE.read_text(encoding="utf-8"), Path(__file__).read_text()]
+    parts = [tooling, fingerprint, SOURCE.read_text(encoding="utf-8"), Path(__file__).read_text(), CSS.read_text()]
     po = catalogue_path(lang)
     parts.append(po.read_text(encoding="utf-8") if lang != "en" and po.exists() else "")
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
@@ -377,6 +381,11 @@ def build(exp, out: Path, lang: str) -> Path:
     lesson = translated(slides(), lang)
     nb = notebook(lesson, lang)
     deck = timed(export(exp, nb, title(lang), lang), lesson)
+    # The lesson's formulas are short and written for their slide: MathJax keeps each whole, as on the
+    # Chinese decks (its automatic line breaking cut a formula in a table cell into one symbol a line).
+    if "linebreaks: {automatic: false}" not in deck:
+        deck = deck.replace("</head>", f"{WHOLE_FORMULAS}\n</head>", 1)
+    deck = deck.replace("</head>", f"<style>\n{CSS.read_text(encoding='utf-8')}</style>\n</head>", 1)
     target = out / f"{NAME}.html"
     target.write_text(standalone(deck, lang))
     return target
