@@ -113,6 +113,9 @@ def gettext(out: Path = BUILD / "gettext") -> int:
     status = _sphinx("gettext", out, out.parent / f".doctrees-{out.name}", {})
     if not status:
         notes_templates(out / "notes")
+        from scripts.slides.lesson import template
+
+        template(out)  # the 90-minute lesson's words: locale/<lang>/LC_MESSAGES/lesson.po
     return status
 
 

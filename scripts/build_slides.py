@@ -30,6 +30,7 @@ Output, all offline (every asset under the slides' own `vendor/` folder):
     _build/slides/index.html            the list of decks and handouts
     _build/slides/NN_name.html          one deck per chapter
     _build/slides/course.html           every chapter in order
+    _build/slides/lesson.html           the 90-minute lesson, written as slides (lesson/lesson.md)
     _build/slides/vendor/               reveal.js 4, MathJax 2, require.js, jQuery, widget manager, anywidget
     _build/slides/zh_CN/                the same decks (and index.html, pdf/) in Chinese
 
@@ -61,6 +62,7 @@ from pathlib import Path
 from scripts import build_paths
 from scripts.slides import COURSE, COURSE_TITLE, LANGUAGES, TITLE, _, book_index, folder, language  # noqa: F401  (TITLE, LANGUAGES: for build_handouts)
 from scripts.slides.assets import copy_vendor, sync  # noqa: F401  (sync: for build_handouts)
+from scripts.slides import lesson
 from scripts.slides.chapters import chapters, documents, title_of, titles_and_labels
 from scripts.slides.execution import cache_fingerprint, cache_record, executed
 from scripts.slides.export import export, exporter
@@ -107,11 +109,11 @@ def build_decks(args) -> int:
     if not paths:
         sys.exit("build_slides: no chapter notebooks in _toc.yml")
     extra = [Path(a).resolve() for a in args.only if a.endswith(".ipynb")]  # any notebook, by path
-    missing = [a for a in args.only if not a.endswith(".ipynb") and a not in {p.stem for p in paths}]
+    missing = [a for a in args.only if not a.endswith(".ipynb") and a not in {p.stem for p in paths} | {lesson.NAME}]
     if missing or not all(p.exists() for p in extra):
         sys.exit(f"build_slides: no such chapter or notebook: {missing or [str(p) for p in extra if not p.exists()]}")
     decks = {p.stem for p in paths + extra}
-    todo = [p for p in paths if not args.only or p.stem in args.only] + extra
+    todo = [p for p in paths if not args.only or p.stem in args.only] + extra  # the lesson is built after them
     out.mkdir(parents=True, exist_ok=True)
     copy_vendor(OUT / "vendor")  # every language's decks load these
     tooling, stamps = tooling_digest(lang), read_stamps(out)
@@ -197,15 +199,27 @@ def build_decks(args) -> int:
             book = f"{site}{folder(lang) + '/' if folder(lang) else ''}book/" if site else None
             write_sheets(out, [(title_of(ready(p)), prepared[f"{p.stem}:exercises"]) for p in paths], lang, book)
             print(f"build_slides: {', '.join(f'{kind}.html' for kind in SHEETS)} (every chapter's exercises)")
+    if not args.only or lesson.NAME in args.only:
+        stamp = lesson.digest(tooling, fingerprint, lang)
+        if args.force or stamps.get(lesson.NAME, {}).get("inputs") != stamp or not (out / f"{lesson.NAME}.html").exists():
+            t0 = time.perf_counter()
+            exp = exp or exporter(lang)
+            lesson.build(exp, out, lang)
+            stamps[lesson.NAME] = {"inputs": stamp}
+            write_stamps(out, stamps)
+            rebuilt.append(lesson.NAME)
+            print(f"build_slides: {lesson.NAME}.html ({lesson.SOURCE.relative_to(build_paths.ROOT)}, {time.perf_counter() - t0:.1f} s)")
     names = links()[0]  # the chapters' titles in this language
     listed = [(p.stem, names.get(p.stem) or title_of(json.loads(p.read_text()))) for p in paths + extra]
     listed = [(stem, title) for stem, title in listed if (out / f"{stem}.html").exists()]
     if (out / f"{COURSE}.html").exists():
         listed.append((COURSE, _("The whole course ({n} chapters in one deck)").format(n=len(listed))))
+    if (out / f"{lesson.NAME}.html").exists():  # the lesson leads: what a teacher teaches from
+        listed.insert(0, (lesson.NAME, lesson.title(lang)))
     write_if_changed(out / "decks.json", json.dumps(listed, indent=1, ensure_ascii=False))
     write_index(out, listed, book_prefix=standalone_book(lang), lang=lang)
     publish(out, SITE, lang)
-    kept = len(todo) + (0 if args.only else 1) - len(rebuilt)
+    kept = len(todo) + (0 if args.only else 1) + (1 if not args.only or lesson.NAME in args.only else 0) - len(rebuilt)
     print(
         f"build_slides: {len(rebuilt)} decks rebuilt, {kept} unchanged, in {out}/ in {time.perf_counter() - start:.1f} s"
     )
