@@ -60,9 +60,8 @@ from pathlib import Path
 # nbformat (and nbconvert) cost seconds to import: they are imported where a deck is
 # actually built, so a run with nothing to rebuild stays quick.
 from scripts import build_paths
-from scripts.slides import COURSE, COURSE_TITLE, LANGUAGES, TITLE, _, book_index, folder, language  # noqa: F401  (TITLE, LANGUAGES: for build_handouts)
+from scripts.slides import COURSE, COURSE_TITLE, LANGUAGES, TITLE, _, book_index, folder, language, lesson  # noqa: F401  (TITLE, LANGUAGES: for build_handouts)
 from scripts.slides.assets import copy_vendor, sync  # noqa: F401  (sync: for build_handouts)
-from scripts.slides import lesson
 from scripts.slides.chapters import chapters, documents, title_of, titles_and_labels
 from scripts.slides.execution import cache_fingerprint, cache_record, executed
 from scripts.slides.export import export, exporter
