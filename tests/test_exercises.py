@@ -106,7 +106,7 @@ def test_every_chapter_has_at_least_two_exercises():
     per_chapter = {}
     for exercise_id in EXERCISES:
         per_chapter.setdefault(exercise_id.split(".")[0], []).append(exercise_id)
-    assert {str(c) for c in range(1, 13)} <= per_chapter.keys()
+    assert {str(c) for c in range(1, 14)} <= per_chapter.keys()
     assert all(len(ids) >= 2 for ids in per_chapter.values()), per_chapter
 
 
@@ -165,6 +165,10 @@ TYPICAL = [
     ("12.3", "forget the −aaᵀ term"),
     ("12.2", "sum over the wrong axis"),
     ("12.1", "sum over the wrong axis"),
+    ("13.1", "not the largest weight"),
+    ("13.1", "compare the referent with the other noun only"),
+    ("13.2", "leave out the bias correction"),
+    ("13.2", "plain gradient step"),
 ]
 
 
@@ -393,7 +397,7 @@ def test_every_exercise_is_registered_by_the_module_its_id_names():
         "    print(name, [module_of(i) for i in new] == [name] * len(new) and len(new) > 0, sorted(chapters() - loaded - {name}))\n"
     )
     lines = _run(program).splitlines()
-    assert len(lines) == 12
+    assert len(lines) == 13
     assert all(line.endswith(" True []") for line in lines), lines
 
 
@@ -673,6 +677,18 @@ def test_ch12_expected_answers_are_worked_out_without_the_backward():
     dq_love = (ds / np.sqrt(3)) @ K
     np.testing.assert_allclose(solution("12.3"), np.stack([np.zeros(3), dq_love]), atol=1e-12)
     assert "forget the 1/√d_k" in str(check("12.3", np.stack([np.zeros(3), ds @ K])))
+
+
+def test_ch13_expected_answers_are_worked_out_without_the_core():
+    """13.1 row by row (the strongest key of each of the five rows); 13.2 from Adam's first step, m̂ = g, v̂ = g²."""
+    from attention_steps.exercises.ch13 import EX1_A_IT, EX1_REFERENT, EX2_G, EX2_LR, EX2_THETA
+
+    peaks = [max(range(11), key=lambda j: row[j]) for row in EX1_A_IT.tolist()]
+    assert peaks == [1, 5, 7, 5, 1] and list(EX1_REFERENT) == [1, 1, 5, 5, 5]
+    assert solution("13.1") == pytest.approx(2 / 5)
+    step = [EX2_LR * g / (abs(g) + 1e-8) for g in EX2_G]  # about lr against the sign of g, whatever its size
+    np.testing.assert_allclose(solution("13.2"), EX2_THETA - np.array(step), atol=1e-12)
+    assert not check("13.2", EX2_THETA - EX2_LR * EX2_G).ok  # a plain gradient step
 
 
 # ------------------------------------------------------------------ in Chinese (i18n)

@@ -96,7 +96,7 @@ def test_intro_reading_times_are_the_chapters_word_counts():
     each chapter's prose (its markdown, speaker notes left out), counted in words, at 200 a minute,
     rounded to 5 minutes. (It once said every chapter "takes a few minutes".)"""
     chapters = sorted(p.stem for p in BOOK.glob("[0-9][0-9]_*.ipynb"))
-    assert len(chapters) == 12
+    assert len(chapters) == 13
     minutes = {c: sum(len(re.findall(r"\S+", cell)) for cell in prose(c)) / 200 for c in chapters}
     about = lambda m: 5 * round(m / 5)  # noqa: E731
     assert about(min(minutes.values())) == 5 and about(max(minutes.values())) == 15, minutes

@@ -1,0 +1,103 @@
+"""Chapter 13 (learning to attend): the built page's claims that are not glued numbers hold for the
+numbers the build glued beside them: two layers beat one, no head of the two-layer model reliably
+peaks on the referent while the pointing model does, the tired/wide answers flip, the divisors
+compare as the text says; and the speaker notes state no number a test does not check."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from attention_steps.referents import ANIMALS, PLACES, referents_corpus
+from reader import page, unchecked_note_lines
+
+pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
+
+NAME = "13_learning_to_attend"
+
+
+def _pct(cell: str) -> float:
+    return float(cell.strip().rstrip("%")) / 100
+
+
+def _rows(header_start: str) -> list[list[str]]:
+    """The rows of the page's table whose first header cell is `header_start`, header included."""
+    rows = page(NAME).table_rows()
+    starts = [i for i, r in enumerate(rows) if r and r[0] == header_start]
+    assert starts, f"no table starting with {header_start!r}"
+    out = [rows[starts[0]]]
+    for r in rows[starts[0] + 1 :]:
+        if r and r[0] in {"model", "head", "divisor", "d_k"}:
+            break
+        out.append(r)
+    return out
+
+
+def _number(pattern: str) -> list[str]:
+    found = re.search(pattern, page(NAME).text.replace("\\(", "").replace("\\)", ""))
+    assert found, pattern
+    return list(found.groups())
+
+
+def test_the_corpus_and_its_split_are_the_cores():
+    corpus = referents_corpus()
+    text = page(NAME).text
+    assert f"{len(corpus.held_out)} sentences the model never sees, against {len(corpus.train)} it trains on" in text
+    assert f"{len(ANIMALS)} animals, {len(PLACES)} places" in text
+    # "Half of the animals and half of the places are feminine"
+    assert sum(g == "f" for _, g in ANIMALS) * 2 == len(ANIMALS) and sum(g == "f" for _, g in PLACES) * 2 == len(PLACES)
+    assert "the animal didn't cross the street because it was too tired" in text  # held out, printed
+
+
+def test_two_layers_beat_one_on_every_seed_and_no_quartet_is_right_with_one_head():
+    rows = {r[0]: [_pct(c) for c in r[1:]] for r in _rows("model")[1:]}
+    assert min(rows["two layers"]) >= 0.95 and min(rows["pointing"]) >= 0.95
+    assert max(rows["one layer, one head"]) < min(rows["two layers"])
+    one, two = _number(r"one layer of one head answers (\d+)% entirely right, with every seed; two layers answer at least (\d+)%")
+    assert one == "0" and two == "100"
+
+
+def test_no_head_of_the_two_layer_model_reliably_points_at_the_referent_but_ablation_finds_both_layers():
+    shares = [_pct(c) for r in _rows("head")[1:] for c in r[1:]]
+    assert len(shares) == 4 * 3 and max(shares) < 0.9  # two layers × two heads, three seeds
+    assert "An attention map is not an explanation" in page(NAME).text
+    (cut,) = _number(r"leaves at most (\d+\.\d)% over the seeds: each layer is needed")
+    at_it, elsewhere = _number(r"zeroed there, at most (\d+\.\d)% is left over the seeds; zeroed at any other word, at least (\d+\.\d)%")
+    assert float(cut) < 90 and float(at_it) < 90 and float(elsewhere) > float(at_it)
+
+
+def test_the_pointing_model_points_at_the_referent_and_the_pair_flips():
+    (share,) = _number(r"In at least (\d+)% of the held-out sentences, with every seed, its\s*strongest key is the referent")
+    assert int(share) >= 90
+    tired, wide = _number(r"With “tired”, “it” puts (\d\.\d\d) on “animal”; with “wide”,\s*(\d\.\d\d) on “street”")
+    assert float(tired) > 0.5 and float(wide) > 0.5  # the strongest key in each: the answer flips
+    assert "the answer flips with one word" in page(NAME).text
+    (without,) = _number(r"Zero the first layer at “it” and at most (\d+)% is left, a coin toss")
+    assert int(without) <= 60
+    il, elle = _number(r"The two-layer model answers the pair (\w+)\s*and (\w+), right too")
+    assert (il, elle) == ("il", "elle")  # l'animal: il; la rue: elle
+
+
+def test_the_divisors_compare_as_the_text_says():
+    acc = {}
+    for r in _rows("d_k")[1:]:
+        acc[int(r[0]), r[1]] = [_pct(c.split(" ")[0]) for c in r[2:]]
+    sqrt, none, dk = "÷ √d_k", "no scaling", "÷ d_k"
+    for d in (16, 64):
+        assert max(acc[d, sqrt]) == 1.0  # ÷√d_k answers every held-out sentence at its best rate
+        assert max(acc[d, none]) < 1.0  # no scaling does not, at any rate of the sweep
+    assert acc[16, dk][-1] == 1.0 and max(acc[16, dk][:-1]) < 1.0  # ÷d_k at d_k 16: only at the largest rate
+    assert max(acc[64, dk]) < 1.0
+    # step 1: saturation and gradient norms in the order the text gives
+    start = {r[0]: [float(c) for c in r[1:]] for r in _rows("divisor")[1:]}
+    for k in (0, 1):  # largest weight at d_k 16, 64
+        assert start[none][k] > start[sqrt][k] > start[dk][k]
+    for k in (2, 3):  # ‖dW_Q, dW_K‖
+        assert start[none][k] > start[sqrt][k] > start[dk][k]
+    text = page(NAME).text
+    assert "a sample" in text and "changes the divisor only" in text
+
+
+def test_chapter_13_notes_state_no_unchecked_number():
+    assert unchecked_note_lines(NAME, set()) == []
