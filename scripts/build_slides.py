@@ -200,14 +200,20 @@ def build_decks(args) -> int:
             print(f"build_slides: {', '.join(f'{kind}.html' for kind in SHEETS)} (every chapter's exercises)")
     if not args.only or lesson.NAME in args.only:
         stamp = lesson.digest(tooling, fingerprint, lang)
-        if args.force or stamps.get(lesson.NAME, {}).get("inputs") != stamp or not (out / f"{lesson.NAME}.html").exists():
+        if (
+            args.force
+            or stamps.get(lesson.NAME, {}).get("inputs") != stamp
+            or not (out / f"{lesson.NAME}.html").exists()
+        ):
             t0 = time.perf_counter()
             exp = exp or exporter(lang)
             lesson.build(exp, out, lang)
             stamps[lesson.NAME] = {"inputs": stamp}
             write_stamps(out, stamps)
             rebuilt.append(lesson.NAME)
-            print(f"build_slides: {lesson.NAME}.html ({lesson.SOURCE.relative_to(build_paths.ROOT)}, {time.perf_counter() - t0:.1f} s)")
+            print(
+                f"build_slides: {lesson.NAME}.html ({lesson.SOURCE.relative_to(build_paths.ROOT)}, {time.perf_counter() - t0:.1f} s)"
+            )
     names = links()[0]  # the chapters' titles in this language
     listed = [(p.stem, names.get(p.stem) or title_of(json.loads(p.read_text()))) for p in paths + extra]
     listed = [(stem, title) for stem, title in listed if (out / f"{stem}.html").exists()]

@@ -37,9 +37,12 @@ def shown(monkeypatch):
 
 def _curves(d_k_values=(16, 64)):
     step = [1, 50, 100, 150]
-    one = lambda a, b: {"step": step, "loss_median": [0.7, 0.3, 0.1, b], "loss_min": [0.6, 0.2, 0.05, b / 2],
-                        "loss_max": [0.8, 0.4, 0.2, b * 2], "max_weight_median": [a, a + 0.1, a + 0.2, a + 0.3],
-                        "grad_norm_median": [1, 1, 1, 1], "lr": 0.003}  # fmt: skip
+
+    def one(a, b):
+        return {"step": step, "loss_median": [0.7, 0.3, 0.1, b], "loss_min": [0.6, 0.2, 0.05, b / 2],
+                "loss_max": [0.8, 0.4, 0.2, b * 2], "max_weight_median": [a, a + 0.1, a + 0.2, a + 0.3],
+                "grad_norm_median": [1, 1, 1, 1], "lr": 0.003}  # fmt: skip
+
     return {d: {"none": one(0.6, 0.4), "d_k": one(0.1, 0.05), "sqrt_d_k": one(0.3, 0.001)} for d in d_k_values}
 
 

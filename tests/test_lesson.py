@@ -42,9 +42,9 @@ def test_each_part_opens_with_its_goal_and_each_exercise_is_followed_by_its_solu
     slides = lesson.slides()
     parts = [s for s in slides if "part" in s.kinds]
     assert len(parts) >= 7, "the seven stages and the whole layer need their parts"
-    assert all(s.pieces and any(kind == "goal" for kind, _p in s.pieces[:2]) for s in parts), (
-        [s.line for s in parts if not any(kind == "goal" for kind, _p in s.pieces[:2])]
-    )
+    assert all(s.pieces and any(kind == "goal" for kind, _p in s.pieces[:2]) for s in parts), [
+        s.line for s in parts if not any(kind == "goal" for kind, _p in s.pieces[:2])
+    ]
     assert all(kind != "goal" for s in slides if "part" not in s.kinds for kind, _p in s.pieces)
     exercises = [i for i, s in enumerate(slides) if "exercise" in s.kinds]
     assert len(exercises) == 2

@@ -61,6 +61,7 @@ class ChineseAsTyped(SearchChinese):
             return stemmed_word not in _FUNCTION_CHARACTERS
         return super().word_filter(stemmed_word)
 
+
 _feed = IndexBuilder.feed
 
 

@@ -77,7 +77,9 @@ def parse(text: str) -> list[Slide]:
             body, in_notes = [], False
             kinds = {k.strip() for k in header.group(2).split(",") if k.strip()}
             if kinds - KINDS:
-                raise ValueError(f"lesson: line {number}: unknown slide kind {sorted(kinds - KINDS)}, not in {sorted(KINDS)}")
+                raise ValueError(
+                    f"lesson: line {number}: unknown slide kind {sorted(kinds - KINDS)}, not in {sorted(KINDS)}"
+                )
             slides.append(Slide(int(header.group(1)), kinds, line=number))
         elif not slides:
             continue
@@ -185,7 +187,8 @@ def translated(lesson: list[Slide], lang: str) -> list[Slide]:
     if missing:
         sys.exit(
             f"build_slides: the lesson has {len(missing)} messages with no {lang} translation "
-            f"(translate them in {catalogue_path(lang).relative_to(ROOT)}): " + "; ".join(repr(m[:70]) for m in missing[:5])
+            f"(translate them in {catalogue_path(lang).relative_to(ROOT)}): "
+            + "; ".join(repr(m[:70]) for m in missing[:5])
         )
     return lesson
 
@@ -295,7 +298,9 @@ def chapter_outputs(lesson: list[Slide], lang: str) -> tuple[dict, dict]:
                 if cell_id not in by_id or not by_id[cell_id].get("outputs"):
                     raise KeyError(f"lesson: {stem} has no executed cell {cell_id!r} with outputs")
                 cells[(chapter, cell_id)] = by_id[cell_id]
-        states.update(nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {}))
+        states.update(
+            nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+        )
     return cells, states
 
 

@@ -54,7 +54,9 @@ def test_two_layers_beat_one_on_every_seed_and_no_quartet_is_right_with_one_head
     rows = {r[0]: [_pct(c) for c in r[1:]] for r in _rows("model")[1:]}
     assert min(rows["two layers"]) >= 0.95 and min(rows["pointing"]) >= 0.95
     assert max(rows["one layer, one head"]) < min(rows["two layers"])
-    one, two = _number(r"one layer of one head answers (\d+)% entirely right, with every seed; two layers answer at least (\d+)%")
+    one, two = _number(
+        r"one layer of one head answers (\d+)% entirely right, with every seed; two layers answer at least (\d+)%"
+    )
     assert one == "0" and two == "100"
 
 
@@ -63,12 +65,16 @@ def test_no_head_of_the_two_layer_model_reliably_points_at_the_referent_but_abla
     assert len(shares) == 4 * 3 and max(shares) < 0.9  # two layers × two heads, three seeds
     assert "An attention map is not an explanation" in page(NAME).text
     (cut,) = _number(r"leaves at most (\d+\.\d)% over the seeds: each layer is needed")
-    at_it, elsewhere = _number(r"zeroed there, at most (\d+\.\d)% is left over the seeds; zeroed at any other word, at least (\d+\.\d)%")
+    at_it, elsewhere = _number(
+        r"zeroed there, at most (\d+\.\d)% is left over the seeds; zeroed at any other word, at least (\d+\.\d)%"
+    )
     assert float(cut) < 90 and float(at_it) < 90 and float(elsewhere) > float(at_it)
 
 
 def test_the_pointing_model_points_at_the_referent_and_the_pair_flips():
-    (share,) = _number(r"In at least (\d+)% of the held-out sentences, with every seed, its\s*strongest key is the referent")
+    (share,) = _number(
+        r"In at least (\d+)% of the held-out sentences, with every seed, its\s*strongest key is the referent"
+    )
     assert int(share) >= 90
     tired, wide = _number(r"With “tired”, “it” puts (\d\.\d\d) on “animal”; with “wide”,\s*(\d\.\d\d) on “street”")
     assert float(tired) > 0.5 and float(wide) > 0.5  # the strongest key in each: the answer flips

@@ -42,10 +42,10 @@ register(
                 lambda: float((EX1_A_IT[np.arange(len(EX1_REFERENT)), EX1_REFERENT] > 0.5).mean()),
             ),
             Mistake(
-                N_("compare the referent with the other noun only: another word (“it”, the adjective) can be the strongest key"),
-                lambda: float(
-                    (EX1_A_IT[np.arange(5), EX1_REFERENT] > EX1_A_IT[np.arange(5), 6 - EX1_REFERENT]).mean()
+                N_(
+                    "compare the referent with the other noun only: another word (“it”, the adjective) can be the strongest key"
                 ),
+                lambda: float((EX1_A_IT[np.arange(5), EX1_REFERENT] > EX1_A_IT[np.arange(5), 6 - EX1_REFERENT]).mean()),
             ),
         ),
         hint=N_(

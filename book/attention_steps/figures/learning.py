@@ -74,7 +74,7 @@ def token_ablation(layer_at_token: np.ndarray, words: Sequence[str]):
     heatmap(
         100 * M,
         "",
-        row_labels=[_("layer {l}").format(l=l + 1) for l in range(M.shape[0])],
+        row_labels=[_("layer {l}").format(l=layer + 1) for layer in range(M.shape[0])],
         col_labels=list(words),
         ax=ax,
         annotate=True,
@@ -89,7 +89,7 @@ def token_ablation(layer_at_token: np.ndarray, words: Sequence[str]):
 
 
 def it_weights_pair(rows: np.ndarray, words: Sequence[Sequence[str]], referents: Sequence[int]):
-    """"it"'s weights over the keys in the two sentences, as pairs of bars on one axis (the first sentence
+    """ "it"'s weights over the keys in the two sentences, as pairs of bars on one axis (the first sentence
     blue, the second vermillion), each referent's weight written above its bar. `rows` (2, n) the weights,
     `words` the two sentences (they differ in their last word only), `referents` their code indices.
     Returns the Figure."""
@@ -99,7 +99,9 @@ def it_weights_pair(rows: np.ndarray, words: Sequence[Sequence[str]], referents:
     n = rows.shape[1]
     fig, ax = plt.subplots(figsize=(6.4, 3.0))
     x = np.arange(n)
-    for k, (w, sentence, ref, colour) in enumerate(zip(rows, words, referents, (OKABE_ITO["blue"], OKABE_ITO["vermillion"]))):
+    for k, (w, sentence, ref, colour) in enumerate(
+        zip(rows, words, referents, (OKABE_ITO["blue"], OKABE_ITO["vermillion"]))
+    ):
         ax.bar(x + (k - 0.5) * 0.4, w, width=0.4, color=colour,
                label=_("… because it was too {adjective}").format(adjective=sentence[-1]))  # fmt: skip
         ax.text(ref + (k - 0.5) * 0.4, w[ref] + 0.03, f"{w[ref]:.2f}", ha="center", fontsize=9)
@@ -183,8 +185,8 @@ def show_token_ablation(layer_at_token: np.ndarray, words: Sequence[str]) -> Non
             "layer and one column per word of the sentence. {rows}; at every other word it stays near {rest}%."
         ).format(
             rows="; ".join(
-                _("layer {l}: lowest at “{word}”, {acc:.0f}%").format(l=l + 1, word=words[j], acc=100 * M[l, j])
-                for l, j in enumerate(worst)
+                _("layer {l}: lowest at “{word}”, {acc:.0f}%").format(l=layer + 1, word=words[j], acc=100 * M[layer, j])
+                for layer, j in enumerate(worst)
             ),
             rest=f"{100 * np.median(M):.0f}",
         ),
@@ -192,7 +194,7 @@ def show_token_ablation(layer_at_token: np.ndarray, words: Sequence[str]) -> Non
 
 
 def show_it_weights_pair(rows: np.ndarray, words: Sequence[Sequence[str]], referents: Sequence[int]) -> None:
-    """"it"'s weights in the two sentences of the source pair, the referent marked."""
+    """ "it"'s weights in the two sentences of the source pair, the referent marked."""
     rows = np.asarray(rows, dtype=float)
     show_figure(
         lambda: it_weights_pair(rows, words, referents),
@@ -214,9 +216,7 @@ def _at_best(curves: dict[int, dict[str, dict]]) -> str:
     return "; ".join(
         _("at d_k = {d}: {parts}").format(
             d=d_k,
-            parts=", ".join(
-                f"{_strategy_text(s)} {c['loss_median'][-1]:.2g}" for s, c in by.items()
-            ),
+            parts=", ".join(f"{_strategy_text(s)} {c['loss_median'][-1]:.2g}" for s, c in by.items()),
         )
         for d_k, by in curves.items()
     )
