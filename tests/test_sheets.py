@@ -46,6 +46,12 @@ def _notebook():
             md("- a note for the teacher", metadata={"slideshow": {"slide_type": "notes"}}),
             code('check("9.1", my_x)'),
             md(":::{dropdown} Solution 9.1\n$x = 2$.\n:::\n\n**Exercise 9.2.** And $y$?"),
+            code("print(EX2_Y)", outputs=[nbformat.v4.new_output("stream", name="stdout", text="[1 2]\n")]),
+            code(
+                "glue('x', 1)",
+                metadata={"tags": ["remove-cell"]},
+                outputs=[nbformat.v4.new_output("stream", name="stdout", text="plumbing\n")],
+            ),  # fmt: skip
             code('check("9.2", my_y)'),
             md(":::{dropdown} Solution 9.2\n$y = 3$.\n:::"),
         ]
@@ -61,6 +67,7 @@ def test_an_exercise_is_the_text_before_its_checker_and_the_solution_after_it():
     assert found[0].text == "**Exercise 9.1.** Compute $x$."  # no heading, no teacher's note
     assert found[1].text == "**Exercise 9.2.** And $y$?"  # the previous solution folded in its cell left out
     assert found[0].solution.strip() == "$x = 2$." and found[1].solution.strip() == "$y = 3$."
+    assert (found[0].data, found[1].data) == ("", "[1 2]")  # what a shown cell prints: the data paper needs
 
 
 @pytest.mark.unit
@@ -146,6 +153,49 @@ def test_the_answer_key_has_every_solution_and_what_the_checker_accepts(lang, su
     missing = [i for i, line in zip(ids, said) if line not in drawn]
     assert missing == [], f"{path.name}: the checker's accepted answer is missing for {missing}"
     assert "$" not in text and "{glue" not in text, f"{path.name}: raw TeX or MyST left"
+
+
+def _printed_exercises() -> list[str]:
+    """The exercises whose data a shown code cell prints (between the exercise's text and its checker)."""
+    ids = []
+    for path in sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for i, cell in enumerate(cells):
+            found = re.findall(r"""check\(\s*["'](\d+\.\d+)["']""", "".join(cell["source"]))
+            if cell["cell_type"] != "code" or not found:
+                continue
+            j = i - 1
+            while (
+                cells[j]["cell_type"] == "code"
+                or cells[j]["metadata"].get("slideshow", {}).get("slide_type") == "notes"
+            ):
+                tags = set(cells[j]["metadata"].get("tags", []))
+                if (
+                    cells[j]["cell_type"] == "code"
+                    and "print(" in "".join(cells[j]["source"])
+                    and not tags & {"remove-cell", "remove-output"}
+                ):
+                    ids += found
+                    break
+                j -= 1
+    return ids
+
+
+@pytest.mark.book
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_exercise_whose_data_a_cell_prints_carries_it_on_paper(lang):
+    """Paper has no cell to run: what the learner's cell prints (13.1's weights, 12.2's a and g) is on the sheet."""
+    from bs4 import BeautifulSoup
+
+    path = SLIDES / lang / "exercises.html"
+    if not path.exists():
+        pytest.skip(f"{path.relative_to(SLIDES)} is not built: run `bash scripts/build.sh`")
+    page = BeautifulSoup(path.read_text(), "html.parser")
+    ids = _printed_exercises()
+    assert {"9.1", "12.2", "13.1"} <= set(ids), ids
+    bare = [i for i in ids if not page.select(f'section[id="ex-{i}"] pre.data')]
+    assert bare == [], f"{path.name}: exercises {bare} lack the data their cell prints"
+    assert "referent: [1 1 5 5 5]" in page.select_one('section[id="ex-13.1"] pre.data').text
 
 
 @pytest.mark.book

@@ -38,6 +38,7 @@ class SheetExercise:
     id: str
     text: str  # Markdown, MyST resolved
     solution: str  # Markdown, MyST resolved ("" when the chapter has none)
+    data: str = ""  # what the exercise's shown cells print (its numbers, which paper has no cell to run for)
 
 
 def _solution(title: str, body: str) -> str:
@@ -66,10 +67,11 @@ def exercises_of(nb, name: str, titles=None, labels=None) -> list[SheetExercise]
         match = CHECK.search(cell.source) if cell.cell_type == "code" else None
         if not match:
             continue
-        before = next(
-            (c for c in reversed(cells[:i]) if c.cell_type == "markdown" and not _is_notes(c)),
+        start = next(
+            (j for j in range(i - 1, -1, -1) if cells[j].cell_type == "markdown" and not _is_notes(cells[j])),
             None,
         )
+        before = None if start is None else cells[start]
         after = next(
             (c for c in cells[i + 1 :] if c.cell_type == "markdown" and c.source.lstrip().startswith(":::{dropdown}")),
             None,
@@ -81,8 +83,20 @@ def exercises_of(nb, name: str, titles=None, labels=None) -> list[SheetExercise]
         solution = ""
         if after is not None:
             solution = "\n\n".join(m.strip() for m in _DROPDOWN.findall(myst.convert(after.source)))
-        found.append(SheetExercise(match.group(1), text, solution))
+        found.append(SheetExercise(match.group(1), text, solution, _printed(cells[start + 1 : i])))
     return found
+
+
+def _printed(cells) -> str:
+    """The text the shown code cells among `cells` print: an exercise's data, on paper."""
+    hidden = {"remove-cell", "remove-output"}
+    return "".join(
+        output.get("text", "")
+        for cell in cells
+        if cell.cell_type == "code" and not hidden & set(cell.metadata.get("tags", []))
+        for output in cell.get("outputs", [])
+        if output.get("output_type") == "stream" and output.get("name") == "stdout"
+    ).strip("\n")
 
 
 def _shown(value, whole: bool) -> str:
@@ -147,6 +161,8 @@ def sheet(kind: str, chapters: list[tuple[str, list[SheetExercise]]], lang: str,
             blocks = []
             for ex in items:
                 body = _html(ex.text, book)
+                if ex.data:
+                    body += f'<pre class="data">{html.escape(ex.data)}</pre>'
                 if kind == "exercises":
                     body += f'<div class="answer" aria-label="{html.escape(_("Your answer"))}"></div>'
                 else:
