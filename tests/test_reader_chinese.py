@@ -150,3 +150,32 @@ def test_the_chinese_search_finds_every_glossary_term_as_typed(site, offline_pag
         if not p.page.locator("#search-results ul.search li").count():
             missed.append(q)
     assert not missed, f"the Chinese search finds nothing for {missed}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "start,twin",
+    [("book/03_scaling.html", "zh_CN/book/03_scaling.html"), ("zh_CN/book/03_scaling.html", "book/03_scaling.html")],
+)
+def test_the_language_switch_keeps_the_section_being_read(site, offline_page, start, twin):
+    """A reader halfway down a chapter who switches language lands on the same section of its twin."""
+    p = offline_page()
+    p.page.goto(f"{site}/{start}")
+    p.page.wait_for_function(LANDED)
+    p.page.evaluate("document.getElementById('what-each-divisor-does').scrollIntoView()")
+    p.page.wait_for_function("() => document.getElementById('what-each-divisor-does').getBoundingClientRect().top < 96")
+    with p.page.expect_navigation():
+        p.page.locator("a.lang-switch__link").first.click()
+    assert p.page.url == f"{site}/{twin}#what-each-divisor-does"
+
+
+@pytest.mark.browser
+def test_the_language_switch_keeps_a_search_and_its_query(site, offline_page):
+    p = offline_page()
+    p.page.goto(f"{site}/search.html?q=softmax")
+    p.page.wait_for_function(SEARCH_DONE)
+    with p.page.expect_navigation():
+        p.page.locator("a.lang-switch__link").first.click()
+    assert p.page.url == f"{site}/zh_CN/search.html?q=softmax"
+    p.page.wait_for_function(SEARCH_DONE)
+    assert p.page.locator("#search-results ul.search li").count() > 0  # the twin ran the same search

@@ -231,7 +231,32 @@
       ? MathJax.startup.promise.then(start) : start()));
   }
 
+  // ---------------------------------------------------------------- the language switch
+  // The switch is a plain link to the same page in the other edition (it works without
+  // JavaScript); with it, the link also keeps the reader's place: the section being read (both
+  // editions give a section the same id) and a search's query (search.html?q=...).
+  function readingSection() {
+    let id = "";
+    // document order: a section before its subsections, so the last one above the line is the deepest
+    for (const section of document.querySelectorAll("main section[id]")) {
+      if (section.getBoundingClientRect().top > 96) break;
+      id = section.id;
+    }
+    return id;
+  }
+  function keepPlaceOnSwitch() {
+    document.querySelectorAll("a.lang-switch__link").forEach((link) => {
+      const base = link.getAttribute("href").split("#")[0].split("?")[0];
+      const aim = () => {
+        const section = readingSection();
+        link.setAttribute("href", base + location.search + (section ? "#" + section : location.hash));
+      };
+      ["pointerdown", "focus", "click"].forEach((kind) => link.addEventListener(kind, aim));
+    });
+  }
+
   function ready() {
+    keepPlaceOnSwitch();
     watchWideMaths();
     fixThemeButtons();
     addExplorerSkipLink();
