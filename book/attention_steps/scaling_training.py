@@ -156,7 +156,7 @@ def scaling_study(
     One head per layer, so d_model = d_k. float64: measured on this project's machine, float32 runs
     changed with BLAS's thread count (one cell's final loss moved by 0.53 between 1 and 2 threads:
     150 steps grow a last-bit difference), float64 runs gave the same numbers bit for bit at 1 and 2
-    threads, for about 1.6× the time (30 s against 19 s on one thread, `BUILD_BUDGET`).
+    threads, for about 1.6× the time (27 s of CPU against 19 s on one thread, `BUILD_BUDGET`, docs/benchmarks.md).
     `progress`: True prints a line per run as the sweep goes, or a callable
     (run, runs, label, elapsed, left). Seeds give the same starting weights and batches to every
     strategy and learning rate.
