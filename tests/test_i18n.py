@@ -209,11 +209,13 @@ UNITS = {"KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB", "ms", "ns", "FP16",
 
 
 def _example_words() -> set[str]:
-    """The examples' tokens: the same words in both editions (the sentences are data)."""
+    """The examples' tokens: the same words in both editions (the sentences are data, and chapter 13's
+    answers, il and elle, are French in both)."""
     from attention_steps.examples import i_love, translation
+    from attention_steps.referents import PRONOUNS
     from attention_steps.sentence import SENTENCE, tokenize
 
-    return {w.lower() for w in [*tokenize(SENTENCE), *i_love().tokens, *translation().source]}
+    return {w.lower() for w in [*tokenize(SENTENCE), *i_love().tokens, *translation().source, *PRONOUNS]}
 
 
 @pytest.mark.book

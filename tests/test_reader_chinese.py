@@ -162,10 +162,16 @@ def test_the_language_switch_keeps_the_section_being_read(site, offline_page, st
     p = offline_page()
     p.page.goto(f"{site}/{start}")
     p.page.wait_for_function(LANDED)
+    # the maths typeset first: it changes the page's height, and so where a section sits
+    p.page.evaluate("async () => { if (window.MathJax && MathJax.startup) await MathJax.startup.promise; }")
     p.page.evaluate("document.getElementById('what-each-divisor-does').scrollIntoView()")
-    p.page.wait_for_function("() => document.getElementById('what-each-divisor-does').getBoundingClientRect().top < 96")
+    p.page.wait_for_function(
+        "() => Math.abs(document.getElementById('what-each-divisor-does').getBoundingClientRect().top) < 96"
+    )
+    link = p.page.locator("a.lang-switch__link").first
+    link.focus()  # by keyboard: focus the switch, press Enter (a click would scroll the page to reach it)
     with p.page.expect_navigation():
-        p.page.locator("a.lang-switch__link").first.click()
+        p.page.keyboard.press("Enter")
     assert p.page.url == f"{site}/{twin}#what-each-divisor-does"
 
 

@@ -245,13 +245,23 @@
     return id;
   }
   function keepPlaceOnSwitch() {
+    // Kept as the page scrolls: focusing the switch in the sticky header scrolls the page (by the
+    // theme's scroll-padding) before the focus event, and the scroll event comes after it, so on
+    // focus `reading` is still the section the reader was reading.
+    let reading = readingSection();
+    let pending = false;
+    window.addEventListener("scroll", () => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { reading = readingSection(); pending = false; });
+    }, { passive: true });
     document.querySelectorAll("a.lang-switch__link").forEach((link) => {
       const base = link.getAttribute("href").split("#")[0].split("?")[0];
-      const aim = () => {
-        const section = readingSection();
+      const aim = (section) => {
         link.setAttribute("href", base + location.search + (section ? "#" + section : location.hash));
       };
-      ["pointerdown", "focus", "click"].forEach((kind) => link.addEventListener(kind, aim));
+      link.addEventListener("pointerdown", () => aim(readingSection()));
+      link.addEventListener("focus", () => aim(reading));
     });
   }
 
