@@ -163,7 +163,7 @@ def training_figure(data: dict, index: int):
     """Chapter 13's training at one checkpoint: the loss so far (log scale), and the weights "it"
     gives the words of the "tired" and the "wide" sentence. Returns (fig, alt)."""
     fig = plt.figure(figsize=(6.4, 4.4))
-    grid = fig.add_gridspec(2, 2, width_ratios=[1, 1.1], hspace=0.9, wspace=0.3)
+    grid = fig.add_gridspec(2, 2, width_ratios=[1, 1.1])
     curve = fig.add_subplot(grid[:, 0])
     state, step = data["states"][index], data["steps"][index]
     loss = np.asarray(data["loss"], dtype=float)
@@ -247,7 +247,6 @@ def sentence_figure(data: dict, model_name: str, sentence: int):
         ),
         fontsize=9,
     )
-    fig.tight_layout()
     alt = _(
         "The weights “it” gives every word of “{sentence}” ({held}) in each layer and head of the {model} model: "
         "{rows}. It answers “{answer}”, {verdict}."
