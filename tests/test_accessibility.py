@@ -41,6 +41,8 @@ EXPLORERS = {
     "temperature": "book/04_softmax.html",
     "heads": "book/06_multi_head.html",
     "who-attends": "book/08_whole_layer.html",
+    "training": "book/13_learning_to_attend.html",
+    "sentence": "book/13_learning_to_attend.html",
 }
 
 RUN_AXE = """async () => {
@@ -189,7 +191,9 @@ def test_formulas_are_not_tab_stops_and_the_explorer_is_four_keys_away(site, off
     page.keyboard.press("Tab")
     focused = page.evaluate("""() => { const a = document.activeElement;
       return a.closest('.ase-explorer') ? a.dataset.control || a.tagName : a.outerHTML.slice(0, 80); }""")
-    first = {"dk": "d_k", "temperature": "temperature", "heads": "h", "who-attends": "token"}[kind]
+    # the page's first explorer's first control (chapter 13's sentence builder follows its training slider)
+    first = {"dk": "d_k", "temperature": "temperature", "heads": "h", "who-attends": "token", "training": "step"}
+    first = first.get(kind, "step")
     assert focused == first, f"{kind}: four keys from the top land on {focused!r}, not the first control"
 
 

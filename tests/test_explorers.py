@@ -23,12 +23,33 @@ from attention_steps.explorers import (
     data,
     dk_explorer,
     heads_explorer,
+    sentence_explorer,
     temperature_explorer,
+    training_explorer,
     who_attends_explorer,
 )
 from attention_steps.explorers.data import palette
-from attention_steps.explorers.fallback import dk_figure, heads_figure, temperature_figure, who_attends_figure
+from attention_steps.explorers.fallback import (
+    dk_figure,
+    heads_figure,
+    sentence_figure,
+    temperature_figure,
+    training_figure,
+    who_attends_figure,
+)
 from attention_steps.heads import small_layer
+from attention_steps.learned_attention import attention_maps
+from attention_steps.learning_studies import CHAPTER_MODELS, train_referent_model
+from attention_steps.referents import (
+    ANIMAL_POSITION,
+    IT_POSITION,
+    PLACE_POSITION,
+    PRONOUNS,
+    SOURCE,
+    SOURCE_TWIN,
+    referents_corpus,
+    sentence_words,
+)
 from attention_steps.scaling import (
     divisor,
     entropy,
@@ -40,6 +61,7 @@ from attention_steps.scaling import (
     with_temperature,
 )
 from attention_steps.sentence import sentence_trace
+from attention_steps.tiny_model import forward
 from conftest import HTML, SETTLED, TIMEOUT_MS, assert_raises_naming
 
 ROUNDING = 0.5e-6 + 1e-12  # the states keep 6 decimals (a tie rounds either way)
@@ -228,6 +250,194 @@ def test_fallback_figures_describe_their_numbers(dk):
     assert "d_k = 4" in heads_figure(w.data, w.h_index)[1]
     w = who_attends_explorer(figure=False)
     assert "attends most to animal" in who_attends_figure(w.data, w.token)[1]
+    plt.close("all")
+
+
+# ----------------------------------------------------------------------------- chapter 13's explorers
+# What chapter 13 calls: its pointing model of seed 0 watched at every step, the slider's stops, and
+# the two-layer model of seed 0 (book/13_learning_to_attend.ipynb).
+WATCH_STEPS = [*range(31), *range(40, 201, 10)]
+
+
+@pytest.fixture(scope="module")
+def pointing():
+    return train_referent_model(**CHAPTER_MODELS["pointing"], seed=0, checkpoints=201)
+
+
+@pytest.fixture(scope="module")
+def two_layers():
+    return train_referent_model(**CHAPTER_MODELS["two layers"], seed=0)
+
+
+def _pair_rows(trained):
+    """(2, n) "it"'s weights in the last layer for the tired and the wide sentence, by trace_attention."""
+    corpus = trained.corpus.all
+    pair = corpus.subset([corpus.index(*SOURCE), corpus.index(*SOURCE_TWIN)])
+    return np.stack([attention_maps(trained, tokens)[-1, 0, IT_POSITION] for tokens in pair.tokens])
+
+
+@pytest.mark.parametrize("step", [1, 11, 25, 60])
+def test_training_states_are_the_model_at_that_step(pointing, step):
+    """A run of `step` steps is the first `step` steps of the chapter's run (same seed, same batches):
+    its last layer's weights from "it" are the explorer's state at that step."""
+    w = training_explorer(pointing, steps=WATCH_STEPS, figure=False)
+    state = w.data["states"][w.data["steps"].index(step)]
+    short = train_referent_model(**CHAPTER_MODELS["pointing"], seed=0, steps=step)
+    rows = _pair_rows(short)
+    np.testing.assert_allclose(state["weights"], rows, atol=0.5e-4 + 1e-12, rtol=0)
+    assert state["answer"] == rows.argmax(axis=1).tolist()
+    np.testing.assert_allclose(w.data["loss"][:step], short.run.history["loss"], rtol=SIGNIFICANT)
+
+
+def test_training_explorer_shows_it_learning_to_point(pointing):
+    """What the chapter's prose and notes say the slider shows: before training "it" points at the same
+    word in both sentences, not a noun; later at the two nouns, the same one; at the end each at its referent."""
+    w = training_explorer(pointing, steps=WATCH_STEPS, figure=False)
+    d = w.data
+    assert d["steps"] == WATCH_STEPS and (w.step, d["total_steps"]) == (200, 200)
+    assert d["sentences"] == [sentence_words(*SOURCE), sentence_words(*SOURCE_TWIN)]
+    assert d["referents"] == [ANIMAL_POSITION, PLACE_POSITION]
+    answers = [s["answer"] for s in d["states"]]
+    assert answers[0][0] == answers[0][1] and answers[0][0] not in (ANIMAL_POSITION, PLACE_POSITION)
+    nouns = {ANIMAL_POSITION, PLACE_POSITION}
+    same_noun = [i for i, a in enumerate(answers) if a[0] == a[1] and a[0] in nouns]
+    right = [i for i, a in enumerate(answers) if a == d["referents"]]
+    assert same_noun and right and same_noun[0] < right[0] and all(a == d["referents"] for a in answers[right[0] :])
+    np.testing.assert_allclose(d["states"][-1]["weights"], _pair_rows(pointing), atol=0.5e-4 + 1e-12, rtol=0)
+    # every checkpoint of the run, by default; the slider starts at the last
+    assert training_explorer(pointing, figure=False).data["steps"] == list(range(201))
+    assert training_explorer(pointing, step=0, steps=WATCH_STEPS, figure=False).step_index == 0
+
+
+def test_sentence_states_are_the_models_reading(pointing, two_layers):
+    w = sentence_explorer({"two layers": two_layers, "pointing": pointing}, figure=False)
+    d = w.data
+    assert (w.animal, w.place, w.adjective, w.model) == (*SOURCE, "two layers")
+    corpus = referents_corpus()
+    held = {tuple(s) for s in corpus.held_out.words}
+    assert sum(d["held_out"]) == len(corpus.held_out) and len(d["held_out"]) == len(corpus.all)
+    for animal, place, adjective in [SOURCE, SOURCE_TWIN, ("dog", "bridge", "wide"), ("cow", "park", "sleepy")]:
+        w.animal, w.place, w.adjective = animal, place, adjective
+        words = sentence_words(animal, place, adjective)
+        k = w.sentence
+        assert d["held_out"][k] == (tuple(words) in held)
+        tokens = corpus.all.tokens[corpus.all.index(animal, place, adjective)]
+        for name, trained in (("two layers", two_layers), ("pointing", pointing)):
+            w.model = name
+            m = next(m for m in d["models"] if m["name"] == name)
+            maps = attention_maps(trained, tokens)
+            rows = [maps[r["layer"] - 1, r["head"] - 1, IT_POSITION] for r in m["rows"]]
+            np.testing.assert_allclose(w.state["A_it"], rows, atol=0.5e-3 + 1e-12, rtol=0)
+            answer = int(forward(trained.model, trained.params, tokens[None]).answer[0])
+            assert w.state["answer"] == answer
+            referent = (
+                ANIMAL_POSITION
+                if adjective in ("tired", "scared", "weak", "sleepy", "hungry", "lazy")
+                else PLACE_POSITION
+            )
+            assert d["referents"][k] == referent
+            if name == "pointing":
+                assert m["answers"] == "pointer" and w.state["expected"] == referent
+                assert [r["pointing"] for r in m["rows"]] == [False, False, True]
+            else:
+                assert m["answers"] == "pronoun"
+                assert PRONOUNS[w.state["expected"]] == (
+                    "il" if words[referent] in ("animal", "dog", "bridge", "park") else "elle"
+                )
+                assert len(m["rows"]) == 4 and not any(r["pointing"] for r in m["rows"])
+    assert ("animal", "street") in {tuple(p) for p in d["noun_pairs"]}
+    assert ("animal", "tired") in {tuple(p) for p in d["referent_adjectives"]}
+
+
+def test_the_sentence_builders_page_state_is_small(pointing, two_layers):
+    """Every sentence, both models: the chapter's page stays light (tests/pages/test_13_learning_to_attend.py
+    weighs the built page)."""
+    w = sentence_explorer({"two layers": two_layers, "pointing": pointing}, figure=False)
+    assert len(json.dumps({k: v for k, v in w.data.items() if k != "i18n"})) < 450_000
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (
+            lambda p, t: training_explorer(t, figure=False),
+            ValueError,
+            ["trained must be a pointing model", "'pronoun'"],
+        ),
+        (lambda p, t: training_explorer("model", figure=False), TypeError, ["trained must be a trained model", "str"]),
+        (
+            lambda p, t: training_explorer(p, step=35, steps=WATCH_STEPS, figure=False),
+            ValueError,
+            ["step must be one of", "got 35"],
+        ),
+        (
+            lambda p, t: training_explorer(p, steps=[0, 300], figure=False),
+            ValueError,
+            ["steps must be", "[300] not among them"],
+        ),
+        (
+            lambda p, t: training_explorer(p, steps=[20, 10], figure=False),
+            ValueError,
+            ["steps must be increasing", "[20, 10]"],
+        ),
+        (
+            lambda p, t: sentence_explorer({"pointing": p}, "cat", figure=False),
+            ValueError,
+            ["animal must be one of", "'cat'"],
+        ),
+        (
+            lambda p, t: sentence_explorer({"pointing": p}, place="sea", figure=False),
+            ValueError,
+            ["place must be one of", "'sea'"],
+        ),
+        (
+            lambda p, t: sentence_explorer({"pointing": p}, adjective="red", figure=False),
+            ValueError,
+            ["adjective", "'red'"],
+        ),
+        (
+            lambda p, t: sentence_explorer({"pointing": p}, model="two", figure=False),
+            ValueError,
+            ["model must be one of", "['pointing']", "'two'"],
+        ),
+        (lambda p, t: sentence_explorer(p, figure=False), TypeError, ["models must be a dict", "Trained"]),
+        (lambda p, t: sentence_explorer({}, figure=False), TypeError, ["models must be a dict", "(empty)"]),
+        (
+            lambda p, t: sentence_explorer({"x": 3}, figure=False),
+            TypeError,
+            ["models['x'] must be a trained model", "int"],
+        ),
+    ],
+)
+def test_chapter_13_explorers_name_a_bad_argument(pointing, two_layers, call, error, words):
+    assert_raises_naming(lambda: call(pointing, two_layers), error, words)
+
+
+def test_chapter_13_widgets_refuse_what_they_do_not_hold(pointing, two_layers):
+    w = sentence_explorer({"two layers": two_layers, "pointing": pointing}, figure=False)
+    with pytest.raises(traitlets.TraitError, match="animal must be one of"):
+        w.animal = "cat"
+    with pytest.raises(traitlets.TraitError, match="model must be one of"):
+        w.model = "three layers"
+    t = training_explorer(pointing, steps=WATCH_STEPS, figure=False)
+    with pytest.raises(traitlets.TraitError, match="step_index"):
+        t.step_index = len(WATCH_STEPS)
+    assert "function barsSvg" in t._esm and "attention-explorer: training" in t._esm
+    assert "attention-explorer: sentence" in w._esm
+
+
+def test_chapter_13_fallback_figures_describe_their_numbers(pointing, two_layers):
+    import matplotlib.pyplot as plt
+
+    t = training_explorer(pointing, steps=WATCH_STEPS, figure=False)
+    _, alt = training_figure(t.data, t.step_index)
+    assert "step 200" in alt and "“animal” (1.00), right" in alt and "“street” (1.00), right" in alt
+    w = sentence_explorer({"two layers": two_layers, "pointing": pointing}, figure=False)
+    _, alt = sentence_figure(w.data, "pointing", w.sentence)
+    assert "the animal didn't cross the street because it was too tired” (held out)" in alt
+    assert "layer 2, pointing: its answer: most on “animal”" in alt and "answers “animal”, right" in alt
+    _, alt = sentence_figure(w.data, "two layers", w.sentence)
+    assert "It answers “il”, right." in alt
     plt.close("all")
 
 
@@ -455,7 +665,125 @@ def test_who_attends_explorer_in_the_page(site, offline_page):
     assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
 
 
-@pytest.mark.parametrize("kind", ["dk", "temperature", "heads", "who-attends"])
+def test_training_explorer_in_the_page(site, offline_page, pointing):
+    """Chapter 13's training slider: at each step, the loss drawn so far and where "it" points in the
+    tired and the wide sentence are the run's (the chapter's pointing model of seed 0, watched at every step)."""
+    p, root = open_explorer(site, offline_page, "training")
+    assert_accessible(root)
+    snaps = dict(zip(pointing.run.checkpoints, pointing.run.snapshots))
+    loss = pointing.run.history["loss"]
+    words = [sentence_words(*SOURCE), sentence_words(*SOURCE_TWIN)]
+
+    def check():
+        step, numbers = int(root.get_attribute("data-step")), shown(root)
+        rows, answers = np.asarray(snaps[step]["A_it"])[:, -1, 0], snaps[step]["answer"]
+        assert numbers["step"][0] == str(step) and numbers["step"][1] == f"{step} of 200"
+        if step:
+            assert float(numbers["loss"][0]) == pytest.approx(loss[step - 1], rel=SIGNIFICANT)
+        else:
+            assert numbers["loss"] == ["", "none yet"]
+        for r in range(2):
+            j = int(answers[r])
+            verdict = "right" if j == (ANIMAL_POSITION, PLACE_POSITION)[r] else "wrong"
+            assert numbers[f"answer{r + 1}"] == [str(j), f"“{words[r][j]}” {rows[r, j]:.2f}, {verdict}"]
+        # the curve so far: one point per step taken (none drawn before the first)
+        curve = root.locator("path.ase-loss")
+        assert curve.get_attribute("d").count("L") == max(step, 1) - 1
+        assert curve.get_attribute("stroke-opacity") == ("1" if step else "0")
+        # the bars: each sentence's drawing names every word's weight
+        labels = root.evaluate(
+            "r => [...r.querySelectorAll('.ase-panel .ase-drawing svg')].slice(1).map(s => s.getAttribute('aria-label'))"
+        )
+        assert len(labels) == 2
+        for r, label in enumerate(labels):
+            assert label.startswith(
+                f"Step {step}, “… too {words[r][-1]}”: “it” points to “{words[r][int(answers[r])]}”"
+            )
+        return step
+
+    assert check() == 200
+    keys = [("Home", 0), ("ArrowRight", 1), ("ArrowRight", 2), ("End", 200), ("ArrowLeft", 190)]
+    stops = WATCH_STEPS
+    drive_slider(root, check, keys, (36 / (len(stops) - 1), stops[36]))
+    assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
+
+
+def test_sentence_explorer_in_the_page(site, offline_page, pointing, two_layers):
+    """Chapter 13's sentence builder: for the sentence chosen, every layer's and head's weights from "it"
+    drawn, the answer, and the held-out marks are the core's, with the mouse and with the keyboard."""
+    p, root = open_explorer(site, offline_page, "sentence")
+    assert_accessible(root)
+    unlabelled = root.evaluate(
+        "r => [...r.querySelectorAll('select')].filter(s => !s.labels[0].textContent.trim()).length"
+    )
+    assert unlabelled == 0 and root.locator("select").count() == 3
+    corpus = referents_corpus()
+    held = {tuple(s) for s in corpus.held_out.words}
+    models = {"two layers": two_layers, "pointing": pointing}
+    slots = {"animal": 1, "place": 5, "adjective": 10}
+
+    def check():
+        words, name = root.get_attribute("data-sentence").split(" "), root.get_attribute("data-model")
+        trained, chosen = models[name], tuple(root.get_attribute("data-sentence").split(" ")[i] for i in (1, 5, 10))
+        one = corpus.all.subset([corpus.all.index(*chosen)])
+        assert words == one.words[0]
+        assert root.get_attribute("data-held-out") == str(tuple(words) in held).lower()
+        answer = int(forward(trained.model, trained.params, one.tokens).answer[0])
+        expected = int(trained.targets(one)[0])
+        said = (lambda v: words[v]) if trained.model.pointing else (lambda v: PRONOUNS[v])
+        numbers = shown(root)
+        assert numbers["answer"][0] == said(answer) and numbers["expected"][0] == said(expected)
+        assert numbers["right"] == [str(answer == expected).lower(), "right" if answer == expected else "wrong"]
+        assert numbers["referent"][0] == one.referent[0]
+        # one drawing per layer and head (a pointing layer has one), each naming every word's weight
+        labels = root.evaluate(
+            "r => [...r.querySelectorAll('.ase-panels .ase-drawing svg')].map(s => s.getAttribute('aria-label'))"
+        )
+        maps = attention_maps(trained, one.tokens[0])
+        rows = [
+            (layer, head)
+            for layer in range(maps.shape[0])
+            for head in range(maps.shape[1])
+            if not (trained.model.pointing and layer == maps.shape[0] - 1 and head > 0)
+        ]
+        assert len(labels) == len(rows)
+        for label, (layer, head) in zip(labels, rows):
+            for word, w in zip(words, maps[layer, head, IT_POSITION]):
+                allowed = {f"{word} {v:.2f}" for v in (w - 0.5e-3, w, w + 0.5e-3)}  # sent with 3 decimals
+                assert any(a.replace("-", "−") in label for a in allowed), (layer, head, word, w, label)
+        # an option is marked "(held out)" when, with the other two choices, it makes a held-out sentence
+        marked = root.evaluate(
+            "r => Object.fromEntries([...r.querySelectorAll('select')].map(s => [s.dataset.control,"
+            " [...s.options].filter(o => o.textContent.endsWith(' (held out)')).map(o => o.value)]))"
+        )
+        for slot, i in slots.items():
+            options = root.evaluate(
+                f"r => [...r.querySelector('select[data-control={slot}]').options].map(o => o.value)"
+            )
+            expected_marks = [o for o in options if tuple(words[:i] + [o] + words[i + 1 :]) in held]
+            assert marked[slot] == expected_marks, slot
+        return chosen, name
+
+    assert check() == (SOURCE, "two layers") and root.get_attribute("data-held-out") == "true"
+    assert "the animal is never “tired” in training" in root.locator(".ase-status").text_content()
+    before = drawing(root)
+    root.locator("select[data-control=adjective]").select_option("wide")  # the mouse, on a select
+    assert check() == (SOURCE_TWIN, "two layers")
+    assert drawing(root) != before
+    before = drawing(root)
+    root.locator(".ase-choice", has_text="pointing").click()
+    assert check() == (SOURCE_TWIN, "pointing")
+    assert drawing(root) != before
+    root.locator("select[data-control=place]").focus()  # the keyboard: the arrows move a closed select
+    p.page.keyboard.press("ArrowDown")
+    assert check() == (("animal", "road", "wide"), "pointing")
+    root.locator("select[data-control=animal]").select_option("cow")
+    root.locator("select[data-control=adjective]").select_option("sleepy")
+    assert check()[0] == ("cow", "road", "sleepy")
+    assert p.foreign == [] and p.problems == [], (p.foreign, p.problems)
+
+
+@pytest.mark.parametrize("kind", ["dk", "temperature", "heads", "who-attends", "training", "sentence"])
 def test_explorer_fits_a_phone_and_prints_its_figure(site, offline_page, kind):
     """At 375 px nothing overflows sideways; in print the explorer gives way to the static figure."""
     p, root = open_explorer(site, offline_page, kind, width=375)

@@ -367,7 +367,7 @@ def test_explorer_labels_follow_the_page_language(site, offline_page, edition, l
     assert not view.problems and not view.foreign, (view.problems, view.foreign)
 
 
-EXPLORERS = ["dk", "temperature", "heads", "who-attends"]
+EXPLORERS = ["dk", "temperature", "heads", "who-attends", "training", "sentence"]
 # What an explorer writes on the Chinese page that is not English: the maths' names
 # (d_k, d_model, ln, softmax; "dk" and "dmodel" are d<sub>k</sub> and d<sub>model</sub> as text)
 # and "token", which the Chinese text keeps (glossary). The data's tokens are taken out first.

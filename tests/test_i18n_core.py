@@ -69,11 +69,14 @@ def _production_strings() -> set[str]:
 
 def _data_labels() -> set[str]:
     """Names the explorers' data carries in English and shows translated (t(data, name) in
-    their JavaScript, _(name) in their static figures): the strategies and the heads' roles."""
+    their JavaScript, _(name) in their static figures): the strategies, the heads' roles and chapter 13's
+    models (the sentence builder's model switch)."""
+    from attention_steps.learning_studies import CHAPTER_MODELS
     from attention_steps.scaling import STRATEGIES
     from attention_steps.sentence import HEAD_NAMES
 
-    return {name for name in [*STRATEGIES.values(), *HEAD_NAMES] if re.search(r"[a-z]{2}", name.replace("d_k", ""))}
+    names = [*STRATEGIES.values(), *HEAD_NAMES, *CHAPTER_MODELS]
+    return {name for name in names if re.search(r"[a-z]{2}", name.replace("d_k", ""))}
 
 
 def test_the_javascript_finds_messages_with_and_without_values():

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from attention_steps.referents import ANIMALS, PLACES, referents_corpus
-from reader import page, unchecked_note_lines
+from reader import page, source, unchecked_note_lines
 
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
@@ -116,3 +116,18 @@ def test_the_divisors_compare_as_the_text_says():
 
 def test_chapter_13_notes_state_no_unchecked_number():
     assert unchecked_note_lines(NAME, set()) == []
+
+
+# The budget for the page with its two explorers (every sentence and every checkpoint saved in it).
+PAGE_BUDGET = 1_500_000  # bytes
+
+
+def test_the_explorers_are_on_the_page_and_the_page_stays_light():
+    from conftest import HTML
+
+    assert "explorer: training" in source(NAME) and "explorer: sentence" in source(NAME)
+    for edition in ("", "zh_CN/"):
+        built = HTML / f"{edition}book/{NAME}.html"
+        text = built.read_text(encoding="utf-8")
+        assert "// attention-explorer: training " in text and "// attention-explorer: sentence " in text, edition
+        assert built.stat().st_size < PAGE_BUDGET, (edition, built.stat().st_size)

@@ -4,6 +4,8 @@
     temperature_explorer()   chapter 4: softmax(s / T) as the temperature T moves
     heads_explorer()         chapter 6: h heads share d_model; each head's map and its d_k
     who_attends_explorer()   chapter 8: pick a token, see its weights over the sentence per head
+    training_explorer(t)     chapter 13: slide through training, watch the loss fall and "it" learn to point
+    sentence_explorer(ms)    chapter 13: build a sentence, see every layer's and head's weights from "it"
 
 How they work everywhere (the static book with no kernel and no network,
 JupyterLab / Notebook / VS Code, the slides): Python computes, with the core,
@@ -33,17 +35,28 @@ from ..figures import show_figure
 from ..scaling import STRATEGIES, saturation
 from ..sentence import HEAD_NAMES, sentence_trace
 from . import data, fallback
-from .widgets import DkExplorer, HeadsExplorer, TemperatureExplorer, WhoAttendsExplorer
+from .widgets import (
+    DkExplorer,
+    HeadsExplorer,
+    SentenceExplorer,
+    TemperatureExplorer,
+    TrainingExplorer,
+    WhoAttendsExplorer,
+)
 
 __all__ = [
     "dk_explorer",
     "temperature_explorer",
     "heads_explorer",
     "who_attends_explorer",
+    "training_explorer",
+    "sentence_explorer",
     "DkExplorer",
     "TemperatureExplorer",
     "HeadsExplorer",
     "WhoAttendsExplorer",
+    "TrainingExplorer",
+    "SentenceExplorer",
     "data",
 ]
 
@@ -157,3 +170,54 @@ def who_attends_explorer(token: str = "it", *, text: str | None = None, figure: 
     if figure:
         _show(lambda: fallback.who_attends_figure(states, index))
     return WhoAttendsExplorer(data=states, token=index)
+
+
+def training_explorer(trained, step: int | None = None, *, steps=None, figure: bool = True) -> TrainingExplorer:
+    """Slide through chapter 13's training of a pointing model: the loss so far, and the weights "it"
+    gives every word of the source sentence ("… too tired") and its twin ("… too wide") at that step.
+
+    `trained` a pointing model (`learning_studies.train_referent_model(pointing=True)`); its
+    `run.snapshots` are the states, at `steps` (default every checkpoint of the run; train with
+    `checkpoints=` more for a finer slider). Starts at `step` (a checkpoint; default the last).
+    """
+    states = data.training_states(trained, steps=steps)
+    index = len(states["steps"]) - 1 if step is None else _position(states["steps"], step, "step")
+    if figure:
+        _show(lambda: fallback.training_figure(states, index))
+    return TrainingExplorer(data=states, step_index=index)
+
+
+def sentence_explorer(
+    models: dict,
+    animal: str = "animal",
+    place: str = "street",
+    adjective: str = "tired",
+    *,
+    model: str | None = None,
+    figure: bool = True,
+) -> SentenceExplorer:
+    """Build "The ANIMAL didn't cross the PLACE because it was too ADJECTIVE" and see, in chapter 13's
+    trained models, the weights "it" gives every word in every layer and head, and the model's answer.
+
+    `models` {name: trained model} (`learning_studies.train_referent_model`, one corpus), e.g. the
+    chapter's two-layer model and its pointing model; every sentence of the corpus is computed
+    (`data.sentence_states`), the held-out ones marked. Starts at (animal, place, adjective) with
+    `model` (a name of `models`; default the first).
+    """
+    from ..referents import ANIMAL_ADJECTIVES, ANIMALS, PLACE_ADJECTIVES, PLACES
+
+    for name, word, allowed in (
+        ("animal", animal, [w for w, _ in ANIMALS]),
+        ("place", place, [w for w, _ in PLACES]),
+        ("adjective", adjective, list(ANIMAL_ADJECTIVES + PLACE_ADJECTIVES)),
+    ):
+        if word not in allowed:
+            raise ValueError(f"{name} must be one of the corpus's words {allowed}, got {word!r}")
+    if isinstance(models, dict) and model is not None and model not in models:
+        raise ValueError(f"model must be one of the names of models {list(models)}, got {model!r}")
+    states = data.sentence_states(models)
+    model = states["models"][0]["name"] if model is None else model
+    w = SentenceExplorer(data=states, animal=animal, place=place, adjective=adjective, model=model)
+    if figure:
+        _show(lambda: fallback.sentence_figure(states, model, w.sentence))
+    return w

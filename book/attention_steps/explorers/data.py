@@ -201,3 +201,154 @@ def who_attends_states(tokens, trace, *, head_names=None, digits: int = 4) -> di
         "palette": palette(),
         "head_colours": head_colour_names(trace.num_heads),
     }
+
+
+# ----------------------------------------------------------------------------- chapter 13: training
+def _trained(name: str, trained):
+    """A `learning_studies.Trained`, or an error naming the argument and what it got."""
+    if not all(hasattr(trained, a) for a in ("model", "run", "corpus", "params", "targets")):
+        raise TypeError(
+            f"{name} must be a trained model of chapter 13 (learning_studies.train_referent_model), "
+            f"got {type(trained).__name__}"
+        )
+    return trained
+
+
+def training_states(trained, *, steps=None, digits: int = 4) -> dict:
+    """The pointing model's training, checkpoint by checkpoint, for the training explorer. Chapter 13.
+
+    `trained` a pointing model (`train_referent_model(pointing=True)`), whose `run.snapshots`
+    (`watch_source_pair`) hold "it"'s attention row in every layer for the source sentence ("… too
+    tired") and its twin ("… too wide"); `steps` the checkpoints the slider stops at (default all
+    of `run.checkpoints`; each must be one of them). Returns (JSON-ready) `steps`, `total_steps`,
+    `loss[k]` the batch loss of step k + 1 (6 significant figures), `sentences` (the two
+    sentences' words), `referents` (where each one's referent is, the right answer) and
+    `states[i]`: "weights" (2, n) the last (pointing) layer's weights from "it" at `steps[i]`,
+    `digits` decimals, and "answer" (2,) where it points (its strongest key).
+    """
+    from ..referents import IT_POSITION, SOURCE, SOURCE_TWIN, sentence_words
+
+    trained = _trained("trained", trained)
+    if not trained.model.pointing:
+        raise ValueError(
+            "trained must be a pointing model (train_referent_model(pointing=True)), whose last layer's "
+            f"weights from “it” are its answer; got a model answering {trained.target!r}"
+        )
+    run = trained.run
+    if not run.snapshots:
+        raise ValueError(
+            "trained has no snapshots: train it with checkpoints ≥ 2 (train_referent_model(checkpoints=…))"
+        )
+    available = [int(s) for s in run.checkpoints]
+    chosen = available if steps is None else [int(s) for s in steps]
+    missing = [s for s in chosen if s not in available]
+    if not chosen or missing or chosen != sorted(set(chosen)):
+        raise ValueError(
+            f"steps must be increasing checkpoints of the run, among {available}; got {list(steps)}"
+            + (f" ({missing} not among them)" if missing else "")
+        )
+    referents = trained.targets(
+        trained.corpus.all.subset([trained.corpus.all.index(*s) for s in (SOURCE, SOURCE_TWIN)])
+    )
+    states = []
+    for s in chosen:
+        snap = run.snapshots[available.index(s)]
+        rows = np.asarray(snap["A_it"])[:, -1, 0]  # (2, n): the pointing layer's one head
+        states.append({"step": s, "weights": rounded(rows, digits), "answer": [int(a) for a in snap["answer"]]})
+    return {
+        "steps": chosen,
+        "total_steps": int(len(run.history["loss"])),
+        "loss": [significant(x) for x in run.history["loss"]],
+        "sentences": [sentence_words(*SOURCE), sentence_words(*SOURCE_TWIN)],
+        "tokens": sorted(set(sentence_words(*SOURCE) + sentence_words(*SOURCE_TWIN))),
+        "it": IT_POSITION,
+        "referents": [int(r) for r in referents],
+        "states": states,
+    }
+
+
+# ----------------------------------------------------------------------------- chapter 13: the sentence builder
+def sentence_states(models: dict, *, digits: int = 3) -> dict:
+    """Every sentence of chapter 13's corpus as each model reads it, for the sentence builder. Chapter 13.
+
+    `models` {name: a `Trained`} (names in English, as `CHAPTER_MODELS` has them: the front end
+    translates them), all trained on the same corpus. Every (animal, place, adjective) of
+    `corpus.all` is a state: sentence k is `k = (animal · n_places + place) · n_adjectives +
+    adjective` in the orders of `animals`, `places`, `adjectives`. Returns (JSON-ready) those
+    lists, `kinds` ("animal" or "place", the noun each adjective fits), `words` (the template, a slot
+    as "{animal}"), `held_out` (0/1 per sentence), `referents` (code index of the noun "it" stands for),
+    `noun_pairs` and `referent_adjectives` (what held a sentence out), `tokens` (the vocabulary),
+    `labels` (the readout's answers, il and elle) and `models`: per model its `name`, `answers`
+    ("pronoun", "noun", or "pointer": the answer is a position of the sentence), `rows` ((layer,
+    head) of each attention row, counted from 1, and whether it is a pointing layer), `A_it`
+    (sentences, rows, n) the weights "it" gives the words in every layer and head (`digits`
+    decimals), `answer` and `expected` (sentences,).
+    """
+    from ..referents import (
+        ANIMAL_ADJECTIVES,
+        ANIMALS,
+        IT_POSITION,
+        NOUNS,
+        PLACE_ADJECTIVES,
+        PLACES,
+        PRONOUNS,
+        TEMPLATE,
+        VOCABULARY,
+    )
+    from ..tiny_model import forward
+
+    if not isinstance(models, dict) or not models:
+        raise TypeError(
+            f"models must be a dict {{name: trained model}} with at least one model, got {type(models).__name__}"
+            + (" (empty)" if isinstance(models, dict) else "")
+        )
+    models = {str(name): _trained(f"models[{name!r}]", t) for name, t in models.items()}
+    first, corpus = next(iter(models)), next(iter(models.values())).corpus
+    for name, t in models.items():
+        if t.corpus.all.words != corpus.all.words or t.corpus.held_out.words != corpus.held_out.words:
+            raise ValueError(
+                f"models must share one corpus and split: models[{name!r}] was trained on another than {first!r}"
+            )
+    animals, places = [w for w, _ in ANIMALS], [w for w, _ in PLACES]
+    adjectives = list(ANIMAL_ADJECTIVES + PLACE_ADJECTIVES)
+    position = {key: i for i, key in enumerate(zip(corpus.all.animals, corpus.all.places, corpus.all.adjectives))}
+    s = corpus.all.subset(
+        [position[a, p, j] for a in animals for p in places for j in adjectives]
+    )  # the builder's order
+    held = set(map(tuple, corpus.held_out.words))
+    out_models = []
+    for name, t in models.items():
+        m = t.model
+        fw = forward(m, t.params, s.tokens)
+        rows, A_it = [], []
+        for layer, A in enumerate(fw.A):
+            pointing = bool(m.pointing and layer == m.num_layers - 1)
+            for head in range(A.shape[1]):
+                rows.append({"layer": layer + 1, "head": head + 1, "pointing": pointing})
+                A_it.append(A[:, head, IT_POSITION])
+        out_models.append(
+            {
+                "name": name,
+                "answers": "pointer" if m.pointing else t.target,
+                "rows": rows,
+                "A_it": rounded(np.stack(A_it, axis=1), digits),
+                "answer": [int(a) for a in fw.answer],
+                "expected": [int(a) for a in t.targets(s)],
+            }
+        )
+    return {
+        "animals": animals,
+        "places": places,
+        "adjectives": adjectives,
+        "kinds": ["animal" if j in ANIMAL_ADJECTIVES else "place" for j in adjectives],
+        "words": list(TEMPLATE),
+        "it": IT_POSITION,
+        "held_out": [int(tuple(w) in held) for w in s.words],
+        "referents": [int(r) for r in s.referent_position],
+        "noun_pairs": sorted([list(p) for p in corpus.held_out_noun_pairs]),
+        "referent_adjectives": sorted([list(p) for p in corpus.held_out_referent_adjectives]),
+        "tokens": list(VOCABULARY),
+        "labels": list(PRONOUNS),
+        "nouns": list(NOUNS),
+        "models": out_models,
+    }

@@ -140,3 +140,122 @@ def who_attends_figure(data: dict, token: int):
         token=tokens[token], heads=_("; ").join(summary)
     )
     return fig, alt
+
+
+def _pointing_bars(ax, weights, words, answer, referent, it):
+    """One sentence's weights from "it" as bars, its answer in the accent colour, the referent's label in bold."""
+    ax.bar(
+        range(len(words)),
+        weights,
+        color=[OKABE_ITO["vermillion"] if j == answer else OKABE_ITO["blue"] for j in range(len(words))],
+    )
+    ax.set_ylim(0, 1)
+    ax.set_yticks([0, 1])
+    ax.set_xticks(range(len(words)), labels=words, rotation=45, ha="right", fontsize=8)
+    for j, label in enumerate(ax.get_xticklabels()):
+        if j == referent:
+            label.set_fontweight("bold")
+        if j == it:
+            label.set_fontstyle("italic")
+
+
+def training_figure(data: dict, index: int):
+    """Chapter 13's training at one checkpoint: the loss so far (log scale), and the weights "it"
+    gives the words of the "tired" and the "wide" sentence. Returns (fig, alt)."""
+    fig = plt.figure(figsize=(6.4, 4.4))
+    grid = fig.add_gridspec(2, 2, width_ratios=[1, 1.1])
+    curve = fig.add_subplot(grid[:, 0])
+    state, step = data["states"][index], data["steps"][index]
+    loss = np.asarray(data["loss"], dtype=float)
+    x = np.arange(1, len(loss) + 1)
+    curve.plot(x, loss, color=OKABE_ITO["blue"], lw=1, alpha=0.3)
+    curve.plot(x[:step], loss[:step], color=OKABE_ITO["blue"], lw=2)
+    if step:
+        curve.plot([step], [loss[step - 1]], "o", ms=9, mfc="none", mec="black", mew=2)
+    curve.set_yscale("log")
+    curve.set_xlabel(_("training step"))
+    curve.set_ylabel(_("loss"))
+    curve.set_title(_("step {step} of {total}").format(step=step, total=data["total_steps"]), fontsize=10)
+    said = []
+    for r, words in enumerate(data["sentences"]):
+        ax = fig.add_subplot(grid[r, 1])
+        answer, referent = state["answer"][r], data["referents"][r]
+        _pointing_bars(ax, state["weights"][r], words, answer, referent, data["it"])
+        verdict = _("right") if answer == referent else _("wrong")
+        ax.set_title(
+            _("… too {adjective}: “it” → {word} ({verdict})").format(
+                adjective=words[-1], word=words[answer], verdict=verdict
+            ),
+            fontsize=9,
+        )
+        said.append(
+            _("with “{adjective}” it points to “{word}” ({weight}), {verdict}").format(
+                adjective=words[-1], word=words[answer], weight=f"{state['weights'][r][answer]:.2f}", verdict=verdict
+            )
+        )
+    alt = _(
+        "The pointing model's loss over {total} training steps on a log scale, marked at step {step}; at that step, "
+        "in the source sentence {pair}."
+    ).format(total=data["total_steps"], step=step, pair=_("; ").join(said))
+    return fig, alt
+
+
+def _answer_word(data: dict, model: dict, sentence: int, value: int, words: list[str]) -> str:
+    if model["answers"] == "pointer":
+        return words[value]
+    return (data["labels"] if model["answers"] == "pronoun" else data["nouns"])[value]
+
+
+def _row_name(row: dict) -> str:
+    if row["pointing"]:
+        return _("layer {layer}, pointing: its answer").format(layer=row["layer"])
+    return _("layer {layer}, head {head}").format(layer=row["layer"], head=row["head"])
+
+
+def sentence_words_of(data: dict, sentence: int) -> list[str]:
+    """The 11 words of state `sentence` of `data.sentence_states()`."""
+    n_p, n_j = len(data["places"]), len(data["adjectives"])
+    a, p, j = sentence // (n_p * n_j), (sentence // n_j) % n_p, sentence % n_j
+    fill = {"{animal}": data["animals"][a], "{place}": data["places"][p], "{adjective}": data["adjectives"][j]}
+    return [fill.get(w, w) for w in data["words"]]
+
+
+def sentence_figure(data: dict, model_name: str, sentence: int):
+    """One sentence as one model reads it: "it"'s weights in every layer and head, one row of bars each,
+    and the model's answer. Returns (fig, alt)."""
+    model = next(m for m in data["models"] if m["name"] == model_name)
+    words = sentence_words_of(data, sentence)
+    rows = model["rows"]
+    fig, axes = plt.subplots(len(rows), 1, figsize=(6.4, 1.3 * len(rows) + 1.2), sharex=True, squeeze=False)
+    referent = data["referents"][sentence]
+    summary = []
+    for r, (row, ax) in enumerate(zip(rows, axes[:, 0])):
+        w = model["A_it"][sentence][r]
+        top = int(np.argmax(w))
+        _pointing_bars(ax, w, words, top, referent, data["it"])
+        ax.set_title(_row_name(row), fontsize=8, loc="left")
+        summary.append(
+            _("{row}: most on “{word}” ({weight})").format(row=_row_name(row), word=words[top], weight=f"{w[top]:.2f}")
+        )
+    answer = _answer_word(data, model, sentence, model["answer"][sentence], words)
+    expected = _answer_word(data, model, sentence, model["expected"][sentence], words)
+    verdict = _("right") if answer == expected else _("wrong")
+    held = _("held out") if data["held_out"][sentence] else _("trained on")
+    fig.suptitle(
+        _("{sentence} ({held})\n{model}: answers “{answer}” ({verdict})").format(
+            sentence=" ".join(words), held=held, model=_(model_name), answer=answer, verdict=verdict
+        ),
+        fontsize=9,
+    )
+    alt = _(
+        "The weights “it” gives every word of “{sentence}” ({held}) in each layer and head of the {model} model: "
+        "{rows}. It answers “{answer}”, {verdict}."
+    ).format(
+        sentence=" ".join(words),
+        held=held,
+        model=_(model_name),
+        rows=_("; ").join(summary),
+        answer=answer,
+        verdict=verdict,
+    )
+    return fig, alt

@@ -50,7 +50,7 @@ _CSS = stylesheet()
 
 
 class _Explorer(anywidget.AnyWidget):
-    """Shared by the four explorers: the precomputed states and the stylesheet."""
+    """Shared by the explorers: the precomputed states and the stylesheet."""
 
     _css = traitlets.Unicode(_CSS).tag(sync=True)
     data = traitlets.Dict().tag(sync=True)
@@ -146,3 +146,73 @@ class WhoAttendsExplorer(_Explorer):
     def weights(self) -> list:
         """The chosen token's weights over every token, per head: (h, n)."""
         return [head[self.token] for head in self.data["A"]]
+
+
+class TrainingExplorer(_Explorer):
+    """Training step slider over `data.training_states()` (chapter 13)."""
+
+    _esm = traitlets.Unicode(_esm("training")).tag(sync=True)
+    step_index = traitlets.Int(0).tag(sync=True)
+
+    @traitlets.validate("step_index")
+    def _valid_index(self, proposal):
+        return self._check_index(proposal, len(self.data["steps"]), "step_index")
+
+    @property
+    def step(self) -> int:
+        return self.data["steps"][self.step_index]
+
+    @property
+    def state(self) -> dict:
+        return self.data["states"][self.step_index]
+
+
+class SentenceExplorer(_Explorer):
+    """Pick the animal, the place and the adjective (and the model) over `data.sentence_states()` (chapter 13)."""
+
+    _esm = traitlets.Unicode(_esm("sentence")).tag(sync=True)
+    animal = traitlets.Unicode("animal").tag(sync=True)
+    place = traitlets.Unicode("street").tag(sync=True)
+    adjective = traitlets.Unicode("tired").tag(sync=True)
+    model = traitlets.Unicode("").tag(sync=True)
+
+    def _check_word(self, proposal, key: str):
+        allowed = self.data[key] if key != "models" else [m["name"] for m in self.data["models"]]
+        if proposal["value"] not in allowed:
+            raise traitlets.TraitError(f"{proposal['trait'].name} must be one of {allowed}, got {proposal['value']!r}")
+        return proposal["value"]
+
+    @traitlets.validate("animal")
+    def _valid_animal(self, proposal):
+        return self._check_word(proposal, "animals")
+
+    @traitlets.validate("place")
+    def _valid_place(self, proposal):
+        return self._check_word(proposal, "places")
+
+    @traitlets.validate("adjective")
+    def _valid_adjective(self, proposal):
+        return self._check_word(proposal, "adjectives")
+
+    @traitlets.validate("model")
+    def _valid_model(self, proposal):
+        return self._check_word(proposal, "models")
+
+    @property
+    def sentence(self) -> int:
+        """The index of the chosen sentence in the states."""
+        d = self.data
+        a, p, j = d["animals"].index(self.animal), d["places"].index(self.place), d["adjectives"].index(self.adjective)
+        return (a * len(d["places"]) + p) * len(d["adjectives"]) + j
+
+    @property
+    def state(self) -> dict:
+        """What is on screen now: the chosen model's weights from "it" (rows, n), its answer and the right one."""
+        m = next(m for m in self.data["models"] if m["name"] == self.model)
+        k = self.sentence
+        return {
+            "A_it": m["A_it"][k],
+            "answer": m["answer"][k],
+            "expected": m["expected"][k],
+            "held_out": bool(self.data["held_out"][k]),
+        }
