@@ -204,7 +204,11 @@ def test_training_is_deterministic_and_reports_its_progress_by_steps():
     assert runs[0].history["max_weight"].shape == (10, 2) and np.all(runs[0].history["grad_norm"] > 0)
     out = io.StringIO()
     train(model, tokens, targets, steps=4, progress=ProgressLine(out), progress_every=2)
-    assert out.getvalue().count("\r") == 2 and "step 4/4" in out.getvalue() and out.getvalue().endswith("left\n")
+    assert out.getvalue().count("\r") == 2 and "step 4/4" in out.getvalue() and out.getvalue().endswith("\n")
+    line, out = ProgressLine(io.StringIO()), None
+    line.write("about 10 s left")
+    line.write("about 0 s left", last=True)  # shorter: padded over the longer one, no "leftt"
+    assert line.stream.getvalue() == "\rabout 10 s left\rabout 0 s left \n"
 
 
 def test_a_diverging_run_stops_and_keeps_finite_parameters():

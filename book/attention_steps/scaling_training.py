@@ -30,6 +30,7 @@ import numpy as np
 from .learning_studies import train_referent_model
 from .referents import referents_corpus
 from .scaling import STRATEGIES
+from .training import ProgressLine
 
 # The build's budget (about 30 s of the book's 60 s of training on the 2-core machine, one thread):
 # 2 d_k × 3 strategies × 3 learning rates × 2 seeds = 36 runs of 150 steps of 32 sentences, float64.
@@ -207,9 +208,11 @@ def scaling_study(
     return ScalingStudy(cells, settings, time.perf_counter() - start, order)
 
 
+_LINE = ProgressLine()
+
+
 def _print_run(run: int, runs: int, label: str, elapsed: float, left: float) -> None:
-    end = "\n" if run == runs else ""
-    print(f"\rrun {run}/{runs} ({label}) · {elapsed:.1f} s, about {left:.0f} s left   ", end=end, flush=True)
+    _LINE.write(f"run {run}/{runs} ({label}) · {elapsed:.1f} s, about {left:.0f} s left", run == runs)
 
 
 __all__ = ["scaling_study", "ScalingStudy", "ScalingCell", "BUILD_BUDGET", "FULL_BUDGET"]

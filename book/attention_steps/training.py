@@ -62,13 +62,20 @@ class ProgressLine:
 
     def __init__(self, stream=None, label: str = ""):
         self.stream, self.label = stream, label
+        self.width = 0  # the line last written: a shorter one is padded over it (no "leftt" left behind)
+
+    def write(self, text: str, last: bool = False) -> None:
+        """Write `text` over the line so far (a newline after it if `last`)."""
+        out = self.stream or sys.stdout
+        out.write("\r" + text + " " * max(0, self.width - len(text)) + ("\n" if last else ""))
+        out.flush()
+        self.width = 0 if last else len(text)
 
     def __call__(self, step: int, steps: int, loss: float, elapsed: float, left: float) -> None:
-        out = self.stream or sys.stdout
         prefix = f"{self.label}: " if self.label else ""
-        end = "\n" if step == steps else ""
-        out.write(f"\r{prefix}step {step}/{steps} · loss {loss:.3g} · {elapsed:.1f} s, about {left:.0f} s left{end}")
-        out.flush()
+        self.write(
+            f"{prefix}step {step}/{steps} · loss {loss:.3g} · {elapsed:.1f} s, about {left:.0f} s left", step == steps
+        )
 
 
 def saturation(A: np.ndarray) -> tuple[float, float]:
