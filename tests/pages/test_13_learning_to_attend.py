@@ -104,6 +104,11 @@ def test_the_divisors_compare_as_the_text_says():
     )
     assert int(longer) == 2 * int(sweep) and float(got) == 100.0
     assert float(lr) in {float(c.removeprefix("lr ")) for c in _rows("d_k")[0][2:]}
+    # and which scaled divisor is ahead at the sweep's steps changes with the seeds
+    sqrt_other, dk_other = _number(
+        r"and the same best\s*rates, \\div\\sqrt\{d_k\} answers ([\d.]+)% of the held-out sentences and\s*\\div d_k ([\d.]+)%"
+    )
+    assert max(acc[64, sqrt]) > max(acc[64, dk]) and float(sqrt_other) < float(dk_other)
     # step 1: saturation and gradient norms in the order the text gives
     start = {r[0]: [float(c) for c in r[1:]] for r in _rows("divisor")[1:]}
     for k in (0, 1):  # largest weight at d_k 16, 64
@@ -112,6 +117,7 @@ def test_the_divisors_compare_as_the_text_says():
         assert start[none][k] > start[sqrt][k] > start[dk][k]
     text = page(NAME).text
     assert "a sample" in text and "changes the divisor only" in text
+    assert "no scaling trains worst at both sizes" in text
 
 
 def test_chapter_13_notes_state_no_unchecked_number():
