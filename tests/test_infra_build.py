@@ -338,25 +338,34 @@ def slides_repo(tmp_path, monkeypatch):
         return f"<title>{title}</title>"
 
     monkeypatch.setattr(build_slides, "export", export)
-    return paths, records, built
+
+    def lesson(exp, out, lang):  # the 90-minute lesson: lesson/lesson.md, not a chapter notebook
+        lessons.append(lang)
+        (out / f"{build_slides.lesson.NAME}.html").write_text("<title>lesson</title>")
+
+    lessons = []
+    monkeypatch.setattr(build_slides.lesson, "build", lesson)
+    return paths, records, built, lessons
 
 
 def test_a_deck_is_rebuilt_only_when_its_notebook_or_its_execution_changed(slides_repo):
-    paths, records, built = slides_repo
+    paths, records, built, lessons = slides_repo
     course = title = "Attention, Step by Step: the whole course"  # the course deck and its title-page deck
     build_slides.main([])
     assert built == ["Chapter A", "Chapter B", title, course]  # the course's title page deck, then the course
     built.clear()
+    assert lessons == ["en"]
     build_slides.main([])
-    assert built == [], "nothing changed: nothing rebuilt"
+    assert built == [] and lessons == ["en"], "nothing changed: nothing rebuilt"
     text = paths[1].read_text().replace("2 + 2", "2 + 3")  # an edited notebook
     paths[1].write_text(text)
     build_slides.main([])
     assert built == ["Chapter B", course]
     built.clear()
     records["01_a"] = "run-2"  # chapter A ran again (its core module changed)
+    lessons.clear()
     build_slides.main([])
-    assert built == ["Chapter A", course]
+    assert built == ["Chapter A", course] and lessons == ["en"]  # the lesson's figures come from the executions
     built.clear()
     paths[0].write_text(paths[0].read_text().replace("# Chapter A", "# Chapter A, retitled"))
     build_slides.main([])
