@@ -53,6 +53,7 @@ from scripts.build_slides import (
     write_index,
     write_stamps,
 )
+from scripts.slides import lesson
 from scripts.slides import paper as paper_layout
 from scripts.slides.sheets import SHEETS
 from scripts.slides.sheets import SUFFIX as SHEET_SUFFIX
@@ -479,7 +480,8 @@ def print_handouts(args) -> int:
         print_papers(on_paper, lang=lang)
     joined = 0
     if COURSE in names:
-        parts = [COURSE_TITLE, *chapters]
+        in_course = [n for n in chapters if n != lesson.NAME]  # the course deck is the chapters; the lesson has its own
+        parts = [COURSE_TITLE, *in_course]
         digest = (
             None
             if None in (stamps.get(n) for n in parts)
@@ -496,7 +498,7 @@ def print_handouts(args) -> int:
                 stamps[COURSE] = digest
             write_stamps(pdf_dir, stamps)
             print(
-                f"build_handouts: {target.relative_to(OUT)} ({pages} pages: the title page and {len(chapters)} chapters joined, "
+                f"build_handouts: {target.relative_to(OUT)} ({pages} pages: the title page and {len(in_course)} chapters joined, "
                 f"{time.perf_counter() - t0:.1f} s)"
             )
     # the exercise sheet and the answer key, printed again when their page changed
