@@ -271,13 +271,14 @@ def test_chinese_edition_search_index_has_chinese_words():
 
 @pytest.mark.book
 def test_chinese_figure_is_drawn_in_chinese_from_the_same_execution():
-    """The intro's bar chart: one execution, two PNGs; each edition shows its own, with its alt text."""
-    en = _article(HTML / "book/intro.html").select_one('img[alt*="Bar chart of the attention weights"]')
+    """The intro's bar chart (chapter 13's trained model on the tired / wide pair): one execution, two
+    PNGs; each edition shows its own, with its alt text and the same two weights."""
+    en = _article(HTML / "book/intro.html").select_one('img[alt*="Bars of the weights “it” gives"]')
     zh = _article(ZH / "book/intro.html").select_one('img[alt*="柱状图"]')
     assert en is not None and zh is not None
     assert Path(en["src"]).name != Path(zh["src"]).name
-    weight = re.search(r"weight (\d\.\d\d)", en["alt"]).group(1)
-    assert f"权重为 {weight}" in zh["alt"]
+    weights = re.findall(r"puts (\d\.\d\d) on", en["alt"])
+    assert len(weights) == 2 and re.findall(r"把 (\d\.\d\d) 放在", zh["alt"]) == weights
 
 
 NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?%?")

@@ -73,7 +73,7 @@ def test_intro_counts_seven_stage_chapters():
     stages = next(part for part in toc["parts"] if part["caption"] == "The seven stages")
     assert len(stages["chapters"]) == 7
     text = "\n".join(prose("intro") + [notes("intro")])
-    assert "seven short chapters" in text and "seven stages" in text
+    assert "seven short chapters" in text.lower() and "seven stages" in text
     assert len(re.findall(r"^\d\. \{doc\}`0[1-7]_", text, flags=re.M)) == 7  # "One chapter per stage"
 
 
@@ -102,3 +102,22 @@ def test_intro_reading_times_are_the_chapters_word_counts():
     assert about(min(minutes.values())) == 5 and about(max(minutes.values())) == 15, minutes
     text = " ".join(page("intro").text.replace("’", "'").split())
     assert "Reading a chapter's text takes from about 5 to about 15 minutes (its English words at 200 a minute)" in text
+
+
+def test_the_intro_shows_chapter_13s_trained_model_flip_where_it_looks():
+    # the intro promised "change one word and *it* becomes the street": its bars are chapter 13's
+    # pointing model (seed 0, the same run), not the hand-built layer, which stays in chapter 8
+    from attention_steps.learning_studies import CHAPTER_MODELS, CHAPTER_SEEDS, tired_and_wide, train_referent_model
+    from attention_steps.referents import IT_POSITION, SOURCE, SOURCE_TWIN, referents_corpus
+
+    pair = tired_and_wide(train_referent_model(**CHAPTER_MODELS["pointing"], seed=CHAPTER_SEEDS[0]))
+    row = pair["maps"][:, -1, 0, IT_POSITION]
+    assert pair["flips"] and all(pair["right"])
+    tired, wide = (row[k, pair["expected"][k]] for k in (0, 1))
+    text = page("intro").text
+    assert f"*it* puts {tired:.2f} of its weight on" not in text  # the glue, not typed
+    assert f"puts {tired:.2f} of its weight on “animal”; with “wide”, {wide:.2f} on “street”" in text
+    held_out = referents_corpus().held_out
+    held_out.index(*SOURCE), held_out.index(*SOURCE_TWIN)  # "neither seen in training" (a KeyError if seen)
+    assert "neither seen in training" in text and "in a layer built by hand" in text
+    assert "The layer's weights here were built by hand" not in text
