@@ -45,7 +45,7 @@ function render({ model, el }) {
 
   const lossSvg = (i) => {
     const step = data.steps[i];
-    const width = 320, height = 190, left = 46, right = 10, top = 12, bottom = 40;
+    const width = 320, height = 190, left = 62, right = 10, top = 12, bottom = 40;
     const plotW = width - left - right, plotH = height - top - bottom;
     const x = (s) => left + (plotW * (s - 1)) / Math.max(1, total - 1);
     const y = (v) => top + plotH * (hi - Math.log10(Math.max(v, 10 ** lo))) / Math.max(1, hi - lo);
