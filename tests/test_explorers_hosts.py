@@ -26,7 +26,7 @@ from test_explorers import explorer_page
 
 from conftest import BOOK, SETTLED, TIMEOUT_MS, OfflinePage
 
-KINDS = ("dk", "temperature", "heads", "who-attends")
+KINDS = ("dk", "temperature", "heads", "who-attends", "training", "sentence")
 HOST_CSS = Path(__file__).parent / "hosts" / "host_like.css"
 # One cell per explorer, each followed by a plain cell, so a notebook shortcut that
 # takes an arrow key visibly moves the active cell away.
@@ -35,7 +35,14 @@ CALLS = {
     "temperature": "temperature_explorer()",
     "heads": "heads_explorer()",
     "who-attends": "who_attends_explorer()",
+    # chapter 13's: models trained in the notebook (seconds), as a learner's notebook trains them
+    "training": "training_explorer(pointing, step=20)",  # mid-run: every arrow key moves it
+    "sentence": 'sentence_explorer({"two layers": two, "pointing": pointing})',
 }
+# The models chapter 13's explorers show, trained short: the explorers only need a run to show.
+SETUP = """from attention_steps.learning_studies import CHAPTER_MODELS, train_referent_model
+pointing = train_referent_model(**CHAPTER_MODELS["pointing"], steps=40, checkpoints=41)
+two = train_referent_model(**CHAPTER_MODELS["two layers"], steps=40)"""
 
 # Runs in the page: for every "numbers that matter" list in the explorer, each label (dt)
 # and its value (dd) as boxes, in document order.
@@ -94,8 +101,11 @@ def notebook(kinds=KINDS) -> dict:
     cells = [
         cell(
             "code",
-            "from attention_steps.explorers import dk_explorer, heads_explorer, temperature_explorer, who_attends_explorer",
-        )
+            "from attention_steps.explorers import (\n"
+            "    dk_explorer, heads_explorer, sentence_explorer, temperature_explorer, training_explorer, who_attends_explorer\n"
+            ")",
+        ),
+        cell("code", SETUP),
     ]
     for kind in kinds:
         cells += [
@@ -165,6 +175,7 @@ def check_keyboard(page):
         ("dk", "input[type=range]"),
         ("heads", "input[type=range]"),
         ("who-attends", "button[aria-pressed='true']"),
+        ("training", "input[type=range]"),
     ):
         root = page.locator(f".ase-explorer[data-explorer='{kind}']").first
         target = root.locator(control).first
@@ -172,7 +183,7 @@ def check_keyboard(page):
         target.focus()
         target.click()  # as a learner would: this makes the explorer's cell the active one
         before_cell = page.evaluate(ACTIVE)
-        read = "r => r.dataset.dK || r.dataset.h || r.dataset.token"
+        read = "r => r.dataset.dK || r.dataset.h || r.dataset.token || r.dataset.step"
         for key in ("ArrowUp", "ArrowDown", "ArrowRight", "ArrowLeft"):
             before = root.evaluate(read)
             page.keyboard.press(key)

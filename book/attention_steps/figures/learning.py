@@ -60,7 +60,8 @@ def loss_curves(losses: dict[str, np.ndarray]):
     ax.set_yscale("log")
     ax.set_xlabel(_("training step"))
     ax.set_ylabel(_("loss (median, range over seeds)"))
-    ax.legend(frameon=False, fontsize=9)
+    # below the axes, two to a row: inside, it covered the two-layer model's band
+    ax.legend(frameon=False, fontsize=9, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.22))
     return fig
 
 

@@ -89,7 +89,7 @@ function render({ model, el }) {
       if (select.value !== c[s.key]) select.value = c[s.key];
       for (const o of select.querySelectorAll("option")) {
         const other = { ...c, [s.key]: o.value };
-        const text = data.held_out[indexOf(other.animal, other.place, other.adjective)] ? `${o.value} ${HELD}` : o.value;
+        const text = data.held_out[indexOf(other.animal, other.place, other.adjective)] ? t(data, "{word} (held out)", { word: o.value }) : o.value;
         if (o.textContent !== text) o.textContent = text;
       }
     }
