@@ -98,7 +98,7 @@ ngettext("{n} row", "{n} rows", n)
 
 def test_every_string_on_screen_has_a_chinese_translation():
     strings = _strings_in_code() | _data_labels()
-    assert {"weight", 'where "it" looks (one head)', "The numbers that matter", "no scaling", "coreference"} <= strings
+    assert {"weight", "weight of “it”", "The numbers that matter", "no scaling", "coreference"} <= strings
     assert "entropy (uniform: {ln} nats)" in strings  # a message with a value, found in the JavaScript
     catalogue = i18n.read_catalogue("zh_CN")
     missing = sorted(s for s in strings if not catalogue.get(s, ("", True))[0] or catalogue[s][1])
