@@ -225,18 +225,21 @@ def tired_and_wide(trained: Trained) -> dict:
 
     {"words": the two sentences' words, "answer": the model's two answers (class ids, or for a
     pointing model the key's code index), "expected": what they should be, "flips": the answers
-    differ, as the referent does, "maps": (2, layers, heads, n, n) every layer's attention}.
+    differ, as the referent does, "maps": (2, layers, heads, n, n) every layer's attention, "it_row":
+    (2, n) the weights "it" gives every word in the last layer's first head, a pointing model's answer}.
     """
     pair = trained.corpus.all.subset([trained.corpus.all.index(*SOURCE), trained.corpus.all.index(*SOURCE_TWIN)])
     answer = forward(trained.model, trained.params, pair.tokens).answer
     expected = trained.targets(pair)
+    maps = np.stack([attention_maps(trained, t) for t in pair.tokens])
     return {
         "words": pair.words,
         "answer": answer,
         "expected": expected,
         "right": answer == expected,
         "flips": bool(answer[0] != answer[1]),
-        "maps": np.stack([attention_maps(trained, t) for t in pair.tokens]),
+        "maps": maps,
+        "it_row": maps[:, -1, 0, IT_POSITION],
     }
 
 

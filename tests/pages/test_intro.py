@@ -108,14 +108,17 @@ def test_the_intro_shows_chapter_13s_trained_model_flip_where_it_looks():
     # the intro promised "change one word and *it* becomes the street": its bars are chapter 13's
     # pointing model (seed 0, the same run), not the hand-built layer, which stays in chapter 8
     from attention_steps.learning_studies import CHAPTER_MODELS, CHAPTER_SEEDS, tired_and_wide, train_referent_model
-    from attention_steps.referents import IT_POSITION, SOURCE, SOURCE_TWIN, referents_corpus
+    from attention_steps.referents import SOURCE, SOURCE_TWIN, referents_corpus
 
     pair = tired_and_wide(train_referent_model(**CHAPTER_MODELS["pointing"], seed=CHAPTER_SEEDS[0]))
-    row = pair["maps"][:, -1, 0, IT_POSITION]
+    row = pair["it_row"]
     assert pair["flips"] and all(pair["right"])
     tired, wide = (row[k, pair["expected"][k]] for k in (0, 1))
     text = page("intro").text
-    assert f"*it* puts {tired:.2f} of its weight on" not in text  # the glue, not typed
+    source = "\n".join(prose("intro"))
+    assert (
+        "{glue:text}`intro_it_tired:.2f`" in source and "{glue:text}`intro_it_wide:.2f`" in source
+    )  # glued, not typed
     assert f"puts {tired:.2f} of its weight on “animal”; with “wide”, {wide:.2f} on “street”" in text
     held_out = referents_corpus().held_out
     held_out.index(*SOURCE), held_out.index(*SOURCE_TWIN)  # "neither seen in training" (a KeyError if seen)
