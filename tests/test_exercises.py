@@ -167,6 +167,7 @@ TYPICAL = [
     ("12.1", "sum over the wrong axis"),
     ("13.1", "not the largest weight"),
     ("13.1", "compare the referent with the other noun only"),
+    ("13.1", "not as a percentage"),
     ("13.2", "leave out the bias correction"),
     ("13.2", "plain gradient step"),
 ]

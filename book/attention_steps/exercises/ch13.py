@@ -47,6 +47,10 @@ register(
                 ),
                 lambda: float((EX1_A_IT[np.arange(5), EX1_REFERENT] > EX1_A_IT[np.arange(5), 6 - EX1_REFERENT]).mean()),
             ),
+            Mistake(
+                N_("give the share as a fraction between 0 and 1, not as a percentage (divide by 100)"),
+                lambda: 100 * _share(EX1_A_IT, EX1_REFERENT),
+            ),
         ),
         hint=N_(
             "For each sentence take the key with the largest weight (argmax over the row), compare it with the "
