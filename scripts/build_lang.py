@@ -120,8 +120,8 @@ def gettext(out: Path = BUILD / "gettext") -> int:
 
 
 def notes_templates(folder: Path) -> list[Path]:
-    """One template per deck of the speaker notes' messages (folder/<stem>.pot): the book's pages
-    do not show the notes, so Sphinx does not extract them; the slides translate them from
+    """One template per deck of its own words' messages, speaker notes and slide-only text
+    (folder/<stem>.pot): the book's pages do not show them, so Sphinx does not extract them; the slides translate them from
     locale/<lang>/LC_MESSAGES/notes/<stem>.po (scripts/translate_notebook.py)."""
     import json
 

@@ -74,7 +74,7 @@ from scripts.chrome import LANGUAGES, N_, _, language  # the words this script a
 from scripts.myst_convert import MystConverter, admonition_quote, details, glue_outputs, is_glue_record
 from scripts.slides.chapters import chapters, title_of
 from scripts.slides.execution import cache_fingerprint, cache_record, executed
-from scripts.translate_notebook import Untranslated, translated  # noqa: F401  (Untranslated: for callers)
+from scripts.translate_notebook import Untranslated, is_deck_words, translated  # noqa: F401  (Untranslated: for callers)
 
 HERE = Path(__file__).resolve().parent
 
@@ -408,9 +408,9 @@ def learner_edition(nb, name: str, commit: str | None = None, lang: str = "en"):
 
     commit: the package's commit the first cell installs (default `built_from()`; "" for none);
     lang: the notebook's language (translated first, as the Chinese decks are)."""
-    if lang != "en":  # the speaker notes are left out: their catalogues are the slides' business
+    if lang != "en":  # the deck's words are left out: their catalogues are the slides' business
         nb = copy.deepcopy(nb)
-        nb.cells = [c for c in nb.cells if c.metadata.get("slideshow", {}).get("slide_type") != "notes"]
+        nb.cells = [c for c in nb.cells if not is_deck_words(c)]
     with language(lang):
         return localized(_learner_edition(in_language(nb, lang, name), name, commit, lang), lang)
 
@@ -421,8 +421,8 @@ def _learner_edition(nb, name: str, commit: str | None, lang: str):
     cells = []
     for cell in nb.cells:
         tags = set(cell.metadata.get("tags", []))
-        if cell.metadata.get("slideshow", {}).get("slide_type") == "notes":
-            continue  # speaker notes: the teacher's, not the learner's
+        if is_deck_words(cell):
+            continue  # speaker notes and slide-only text: the teacher's, not the learner's
         if cell.cell_type == "markdown":
             if REMOVE_CELL in tags:
                 continue

@@ -7,8 +7,9 @@
 
 The decks are made from the same notebooks as the book (one source): the cells'
 `metadata.slideshow.slide_type` cut them into slides, `notes` cells become the
-speaker notes (press `s`; the chapters tag them `remove-cell` to keep them out
-of the book, which the slides ignore for notes), cells tagged
+speaker notes (press `s`) and `slide-only` cells the slide text written for the
+deck (the chapters tag both `remove-cell` to keep them out of the book, which the
+slides ignore for them), cells tagged
 `hide-input`/`remove-input` show their output only, other `remove-cell` cells
 are dropped. The executed notebooks come from
 the book's jupyter-cache (`_build/.jupyter_cache`), so the slides show exactly

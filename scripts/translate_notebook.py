@@ -12,10 +12,11 @@ same catalogues, before they convert it:
   markdown-it parser with the book's extensions, so it is the book's. Each message is
   replaced in place by its translation; the markup around it (list markers, table pipes,
   fences, maths blocks, which Sphinx does not translate either) stays.
-- The speaker notes are not on the book's pages (they are tagged `remove-cell`), so
-  Sphinx never sees them: they have catalogues of their own,
-  locale/<lang>/LC_MESSAGES/notes/<stem>.po, which `scripts/build_lang.py update` makes
-  with the same cut (`notes_messages`) and checks like the book's.
+- The deck's own words are not on the book's pages (they are tagged `remove-cell`), so
+  Sphinx never sees them: the speaker notes and the slide text written for the deck
+  (`is_deck_words`) have catalogues of their own, locale/<lang>/LC_MESSAGES/notes/<stem>.po,
+  which `scripts/build_lang.py update` makes with the same cut (`notes_messages`) and
+  checks like the book's.
 - Outputs said in every language (figures, glued words, the checker's feedback; see
   editions.translation) are swapped for the language's. A Markdown output (a
   table of the core's) is translated like a cell: myst-nb parses it into the page, so its
@@ -146,15 +147,32 @@ def is_notes(cell) -> bool:
     return cell.get("metadata", {}).get("slideshow", {}).get("slide_type") == "notes"
 
 
+# A markdown cell tagged `slide-only` (and `remove-cell`, which keeps it off the book's page) is slide
+# text written for the deck: a slide says an idea in a title and a few short lines, where the page
+# explains it in paragraphs (which the deck then skips: `slide_type: skip`). The learner's edition
+# leaves it out, like the notes.
+SLIDE_ONLY = "slide-only"
+
+
+def is_slide_only(cell) -> bool:
+    return SLIDE_ONLY in cell.get("metadata", {}).get("tags", [])
+
+
+def is_deck_words(cell) -> bool:
+    """The deck's own words, in no other edition: its speaker notes and its slide-only text."""
+    return is_notes(cell) or is_slide_only(cell)
+
+
 def _source(cell) -> str:
     return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
 
 
 def notes_messages(nb) -> list[str]:
-    """The messages of a notebook's speaker notes, in order, once each (the notes catalogue's msgids)."""
+    """The messages of a notebook's deck words (speaker notes, slide-only text), in order, once each
+    (the notes catalogue's msgids)."""
     seen: dict[str, None] = {}
     for cell in nb["cells"]:
-        if cell["cell_type"] == "markdown" and is_notes(cell):
+        if cell["cell_type"] == "markdown" and is_deck_words(cell):
             for message in messages(_source(cell)):
                 if has_words(message.msgid):
                     seen.setdefault(message.msgid)
@@ -195,7 +213,7 @@ def translate(nb, lang: str, stem: str) -> tuple[object, list[str]]:
     missing = []
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
-            table = notes if is_notes(cell) else book
+            table = notes if is_deck_words(cell) else book
             cell["source"], lost = translate_markdown(_source(cell), table.get)
             missing += lost
         elif cell["cell_type"] == "code":

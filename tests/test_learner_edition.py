@@ -574,6 +574,10 @@ def small_book_notebook():
         nbformat.v4.new_markdown_cell(
             "- say this aloud", metadata={"slideshow": {"slide_type": "notes"}, "tags": ["remove-cell"]}
         ),
+        nbformat.v4.new_markdown_cell(
+            "## On a slide\n\n- one short line",
+            metadata={"slideshow": {"slide_type": "slide"}, "tags": ["remove-cell", "slide-only"]},
+        ),
         figure,
     ]
     return nb
@@ -588,7 +592,7 @@ def test_conversion_of_a_small_notebook():
     assert md[1] == "> " + build_learner.NUMBERS_NOTE, "the note on the text's numbers, after the title cell"
     assert md[2].startswith("$$\n\\displaystyle x^2\n$$")
     assert "<details>\n<summary>Solution</summary>\n\nThe answer is secret.\n\n</details>" in md[2]
-    assert len(md) == 3, "the notes cell is gone"
+    assert len(md) == 3, "the notes cell and the deck's slide-only text are gone"
     assert "install" in code[0].metadata["tags"] and '"-m", "pip", "install", "-q", PACKAGE' in code[0].source
     assert code[1].outputs == [] and code[1].metadata["jupyter"]["source_hidden"]
     assert "from editions" not in code[1].source and "def glue(" in code[1].source

@@ -58,7 +58,8 @@ DROPDOWN = re.compile(r"^:::\{dropdown\}.*?^:::[ \t]*$", re.M | re.S)
 
 def expected_slides(path: Path) -> int:
     """Slides (reveal's leaf sections) the notebook's metadata asks for: the first shown cell
-    opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing.
+    opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing
+    (but a `slide-only` one: slide text written for the deck, kept off the book's page).
     A dropdown (an exercise's solution) is a slide of its own, unless it opens a cell that opens
     a slide; what follows it on its slide (the rest of its cell, or the next cells up to a new slide)
     goes on one more."""
@@ -66,7 +67,8 @@ def expected_slides(path: Path) -> int:
     shown = [
         c
         for c in cells
-        if _slide_type(c) not in ("skip", "notes") and "remove-cell" not in c.get("metadata", {}).get("tags", [])
+        if _slide_type(c) not in ("skip", "notes")
+        and ("remove-cell" not in (tags := c.get("metadata", {}).get("tags", [])) or "slide-only" in tags)
     ]
     if not shown:
         return 0

@@ -84,6 +84,7 @@ def test_for_slides_keeps_notes_drops_stderr_and_glue_records_and_links_decks_or
             cell("markdown", "# A\n\nx = {glue:text}`x:.1f`, see {doc}`02_b` and {doc}`the intro <intro>`.", "slide"),
             code,
             cell("markdown", "Say x.", "notes", tags=["remove-cell"]),
+            cell("markdown", "- x in one line", "subslide", tags=["remove-cell", "slide-only"]),
         ]
     )
     out = for_slides(nb, "01_a", {"01_a", "02_b"})
@@ -91,6 +92,8 @@ def test_for_slides_keeps_notes_drops_stderr_and_glue_records_and_links_decks_or
     assert out.cells[1].source == "x = 1.0, see [02_b](02_b.html) and [the intro](../book/intro.html)."
     assert [o.get("text") for o in out.cells[2].outputs] == ["shown\n"]
     assert out.cells[3].metadata["tags"] == []  # a note stays (the exporter drops remove-cell cells)
+    shown = [c for c in out.cells if c.source == "- x in one line"]
+    assert [c.metadata["tags"] for c in shown] == [["slide-only"]], "the deck's own slide text stays on the deck"
     assert nb.cells[1].outputs[0].name == "stderr", "the executed notebook itself is not changed"
 
 

@@ -1,10 +1,11 @@
 """An executed notebook made ready for nbconvert's slides, and the course notebook of every chapter.
 
 The cells' `metadata.slideshow.slide_type` cut a notebook into slides; `notes`
-cells are the speaker notes (the chapters tag them `remove-cell` to keep them
-out of the book, which the slides ignore for notes); cells tagged
-`hide-input`/`remove-input` show their output only; other `remove-cell` cells
-are dropped. The MyST nbconvert does not understand is resolved by
+cells are the speaker notes and `slide-only` cells the slide text written for the
+deck (the chapters tag both `remove-cell` to keep them out of the book, which the
+slides ignore for them; the page's own prose that such a slide replaces is `skip`);
+cells tagged `hide-input`/`remove-input` show their output only; other `remove-cell`
+cells are dropped. The MyST nbconvert does not understand is resolved by
 scripts/myst_convert.py: links to another chapter go to its deck, links to any
 other page of the book to that page (see `slides.book_link`). The words this module adds
 ("(continued)", the course's title slide) are said in the current language (`slides._`).
@@ -16,6 +17,7 @@ import copy
 import re
 
 from scripts.build_paths import ROOT
+from scripts.translate_notebook import is_deck_words
 from scripts.myst_convert import (
     MystConverter,
     admonition_div,
@@ -67,8 +69,8 @@ def for_slides(
         image=embed_image(ROOT / "book"),
     )
     for cell in nb.cells:
-        if slide_type(cell) == "notes":
-            # Notes are tagged remove-cell to keep them out of the book; the slides need them.
+        if is_deck_words(cell):
+            # Notes and slide-only text are tagged remove-cell to keep them out of the book; the slides need them.
             cell.metadata["tags"] = [t for t in cell.metadata.get("tags", []) if t not in REMOVE_CELL]
         if cell.cell_type == "markdown":
             cell.source = myst.convert(cell.source)
