@@ -17,7 +17,6 @@ import copy
 import re
 
 from scripts.build_paths import ROOT
-from scripts.translate_notebook import is_deck_words
 from scripts.myst_convert import (
     MystConverter,
     admonition_div,
@@ -25,6 +24,7 @@ from scripts.myst_convert import (
     glue_outputs,
     is_glue_record,
 )
+from scripts.translate_notebook import is_deck_words
 
 from . import TITLE, _, book_link, language
 from .chapters import title_of
