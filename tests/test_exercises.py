@@ -681,7 +681,7 @@ def test_ch12_expected_answers_are_worked_out_without_the_backward():
 
 
 def test_ch13_expected_answers_are_worked_out_without_the_core():
-    """13.1 row by row (the strongest key of each of the five rows); 13.2 from Adam's first step, m̂ = g, v̂ = g²."""
+    """13.1 row by row (the strongest key of each of the five rows); 13.2 from Adam's first step, m̂ = g, r̂ = g²."""
     from attention_steps.exercises.ch13 import EX1_A_IT, EX1_REFERENT, EX2_G, EX2_LR, EX2_THETA
 
     peaks = [max(range(11), key=lambda j: row[j]) for row in EX1_A_IT.tolist()]

@@ -8,9 +8,9 @@ step is the running sum v ← m v + g). Adam (Kingma and Ba, 2015) divides each 
 running estimate of that entry's gradient size, so every parameter moves about lr a step
 whatever its gradient's scale:
 
-    m ← β₁ m + (1 − β₁) g,   v ← β₂ v + (1 − β₂) g²,   θ ← θ − lr · m̂ / (√v̂ + ε)
+    m ← β₁ m + (1 − β₁) g,   r ← β₂ r + (1 − β₂) g²,   θ ← θ − lr · m̂ / (√r̂ + ε)
 
-with m̂ = m / (1 − β₁ᵗ), v̂ = v / (1 − β₂ᵗ) (the running means start at 0, these undo that bias).
+with m̂ = m / (1 − β₁ᵗ), r̂ = r / (1 − β₂ᵗ) (the running means start at 0, these undo that bias).
 Nothing is random: the same gradients give the same steps.
 """
 
@@ -68,7 +68,7 @@ class Adam:
         for name, b in (("beta1", beta1), ("beta2", beta2)):
             if not 0 <= b < 1:
                 raise ValueError(f"{name} must be in [0, 1), got {b!r}")
-        self.beta1, self.beta2, self.t, self.m, self.v = float(beta1), float(beta2), 0, {}, {}
+        self.beta1, self.beta2, self.t, self.m, self.r = float(beta1), float(beta2), 0, {}, {}
 
     def step(self, params: dict, grads: dict) -> dict:
         check_step(params, grads)
@@ -76,9 +76,9 @@ class Adam:
         b1, b2, out = self.beta1, self.beta2, {}
         for name, g in grads.items():
             m = self.m[name] = b1 * self.m.get(name, 0.0) + (1 - b1) * g
-            v = self.v[name] = b2 * self.v.get(name, 0.0) + (1 - b2) * g * g
-            m_hat, v_hat = m / (1 - b1**self.t), v / (1 - b2**self.t)
-            out[name] = params[name] - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)
+            r = self.r[name] = b2 * self.r.get(name, 0.0) + (1 - b2) * g * g
+            m_hat, r_hat = m / (1 - b1**self.t), r / (1 - b2**self.t)
+            out[name] = params[name] - self.lr * m_hat / (np.sqrt(r_hat) + self.eps)
         return out
 
     def __repr__(self) -> str:

@@ -63,8 +63,8 @@ register(
 def _adam_step(*, bias_correction=True):
     if bias_correction:
         return Adam(lr=EX2_LR).step({"w": EX2_THETA}, {"w": EX2_G})["w"]
-    m, v = 0.1 * EX2_G, 0.001 * EX2_G**2  # (1 − β₁) g and (1 − β₂) g², not divided by 1 − βᵗ
-    return EX2_THETA - EX2_LR * m / (np.sqrt(v) + 1e-8)
+    m, r = 0.1 * EX2_G, 0.001 * EX2_G**2  # (1 − β₁) g and (1 − β₂) g², not divided by 1 − βᵗ
+    return EX2_THETA - EX2_LR * m / (np.sqrt(r) + 1e-8)
 
 
 register(
@@ -75,7 +75,7 @@ register(
         atol=1e-4,
         mistakes=(
             Mistake(
-                N_("leave out the bias correction: m and v start at 0, so the first step divides by 1 − β₁ and 1 − β₂"),
+                N_("leave out the bias correction: m and r start at 0, so the first step divides by 1 − β₁ and 1 − β₂"),
                 lambda: _adam_step(bias_correction=False),
             ),
             Mistake(
@@ -84,7 +84,7 @@ register(
             ),
         ),
         hint=N_(
-            "At step 1, m̂ = g and v̂ = g², so each entry moves by lr · g / (|g| + ε): about lr, against the sign "
+            "At step 1, m̂ = g and r̂ = g², so each entry moves by lr · g / (|g| + ε): about lr, against the sign "
             "of its gradient, whatever the gradient's size."
         ),
     )
