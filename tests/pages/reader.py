@@ -106,7 +106,8 @@ def _cells(name: str, kind: str) -> list[str]:
     out = []
     for cell in notebook(name)["cells"]:
         is_notes = cell["metadata"].get("slideshow", {}).get("slide_type") == "notes"
-        if kind == "notes" and is_notes or kind == "prose" and cell["cell_type"] == "markdown" and not is_notes:
+        on_page = not is_notes and "slide-only" not in cell["metadata"].get("tags", [])  # slide-only: the deck's own
+        if kind == "notes" and is_notes or kind == "prose" and cell["cell_type"] == "markdown" and on_page:
             out.append("".join(cell["source"]))
         elif kind == "code" and cell["cell_type"] == "code":
             out.append("".join(cell["source"]))
@@ -127,7 +128,7 @@ def note_lines(name: str) -> list[str]:
 
 
 def prose(name: str) -> list[str]:
-    """The markdown cells of book/<name>.ipynb that are not speaker notes."""
+    """The markdown cells of book/<name>.ipynb on its page: not speaker notes, not a deck's slide-only text."""
     return _cells(name, "prose")
 
 
