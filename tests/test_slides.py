@@ -768,10 +768,21 @@ def test_a_presenter_keeps_the_deck_s_keys_after_using_an_explorer(slides_url, o
 def _notes_lines() -> list[tuple[str, str]]:
     """(where, text) of every speaker note, in English (the notebooks) and in Chinese (notes/*.po)."""
     from attention_steps.i18n import read_po
+    from scripts.translate_notebook import is_notes, messages
 
     found = [(p.stem, line) for p in CHAPTERS for line in _notes(p.stem).splitlines() if line.strip()]
     for po in sorted((ROOT / "locale" / "zh_CN" / "LC_MESSAGES" / "notes").glob("*.po")):
-        found += [(f"zh_CN/{po.name}", msgstr) for msgstr, _fuzzy in read_po(po).values() if msgstr]
+        # the catalogue holds the deck's slide-only text too (slide text, typeset like the page's): only the notes'
+        cells = json.loads((ROOT / "book" / f"{po.stem}.ipynb").read_text())["cells"]
+        said = {
+            m.msgid
+            for c in cells
+            if c["cell_type"] == "markdown" and is_notes(c)
+            for m in messages("".join(c["source"]))
+        }
+        found += [
+            (f"zh_CN/{po.name}", msgstr) for msgid, (msgstr, _fuzzy) in read_po(po).items() if msgstr and msgid in said
+        ]
     return found
 
 
