@@ -4,8 +4,8 @@ The cells' `metadata.slideshow.slide_type` cut a notebook into slides; `notes`
 cells are the speaker notes and `slide-only` cells the slide text written for the
 deck (the chapters tag both `remove-cell` to keep them out of the book, which the
 slides ignore for them; the page's own prose that such a slide replaces is `skip`);
-cells tagged `hide-input`/`remove-input` show their output only; other `remove-cell`
-cells are dropped. The MyST nbconvert does not understand is resolved by
+cells tagged `hide-input`/`remove-input` show their output only (`slide-output-only`: on the
+deck only, the page and the learner's notebook keep the code); other `remove-cell` cells are dropped. The MyST nbconvert does not understand is resolved by
 scripts/myst_convert.py: links to another chapter go to its deck, links to any
 other page of the book to that page (see `slides.book_link`). The words this module adds
 ("(continued)", the course's title slide) are said in the current language (`slides._`).
@@ -30,7 +30,7 @@ from . import TITLE, _, book_link, language
 from .chapters import title_of
 
 REMOVE_CELL = {"remove-cell"}
-REMOVE_INPUT = {"hide-input", "remove-input", "hide-cell"}
+REMOVE_INPUT = {"hide-input", "remove-input", "hide-cell", "slide-output-only"}  # the last: on the deck only
 REMOVE_OUTPUT = {"remove-output"}
 
 
