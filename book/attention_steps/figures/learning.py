@@ -179,17 +179,19 @@ def show_token_ablation(layer_at_token: np.ndarray, words: Sequence[str]) -> Non
     """Where zeroing a layer's attention output at one word breaks the held-out answers."""
     M = np.asarray(layer_at_token, dtype=float)
     worst = [int(np.argmin(row)) for row in M]
+    rest = np.delete(M.ravel(), [layer * M.shape[1] + j for layer, j in enumerate(worst)])  # every cell but the lowest
     show_figure(
         lambda: token_ablation(M, words),
         alt=lambda: _(
             "The held-out accuracy when one layer's attention output is zeroed at one word only, one row per "
-            "layer and one column per word of the sentence. {rows}; at every other word it stays near {rest}%."
+            "layer and one column per word of the sentence. {rows}; at the other words it is between {low}% and {high}%."
         ).format(
             rows="; ".join(
                 _("layer {l}: lowest at “{word}”, {acc:.0f}%").format(l=layer + 1, word=words[j], acc=100 * M[layer, j])
                 for layer, j in enumerate(worst)
             ),
-            rest=f"{100 * np.median(M):.0f}",
+            low=f"{100 * rest.min():.0f}",
+            high=f"{100 * rest.max():.0f}",
         ),
     )
 
