@@ -155,3 +155,10 @@ def test_the_explorers_are_on_the_page_and_the_page_stays_light():
         text = built.read_text(encoding="utf-8")
         assert "// attention-explorer: training " in text and "// attention-explorer: sentence " in text, edition
         assert built.stat().st_size < PAGE_BUDGET, (edition, built.stat().st_size)
+
+
+def test_the_scaled_divisors_best_rates_at_the_small_d_k_are_the_sweeps_largest():
+    """ "At d_k = 16 both scaled divisors do best at the sweep's largest rate (…): their best may lie beyond it." """
+    largest = max(float(c.removeprefix("lr ")) for c in _rows("d_k")[0][2:])
+    sqrt_lr, dk_lr = _number(r"largest\s*rate \(\\div\\sqrt\{d_k\} at ([\d.]+), \\div d_k at ([\d.]+)\)")
+    assert float(sqrt_lr) == float(dk_lr) == largest
