@@ -27,6 +27,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import BOOK, HTML
+from scripts.translate_notebook import is_deck_words, is_notes  # the deck's own words are not on the page
 
 
 def squeeze(text: str) -> str:
@@ -105,9 +106,13 @@ def notebook(name: str) -> dict:
 def _cells(name: str, kind: str) -> list[str]:
     out = []
     for cell in notebook(name)["cells"]:
-        is_notes = cell["metadata"].get("slideshow", {}).get("slide_type") == "notes"
-        on_page = not is_notes and "slide-only" not in cell["metadata"].get("tags", [])  # slide-only: the deck's own
-        if kind == "notes" and is_notes or kind == "prose" and cell["cell_type"] == "markdown" and on_page:
+        if (
+            kind == "notes"
+            and is_notes(cell)
+            or kind == "prose"
+            and cell["cell_type"] == "markdown"
+            and not is_deck_words(cell)
+        ):
             out.append("".join(cell["source"]))
         elif kind == "code" and cell["cell_type"] == "code":
             out.append("".join(cell["source"]))
