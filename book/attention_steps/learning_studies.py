@@ -220,6 +220,15 @@ def strongest_key_share(trained: Trained, sentences: Sentences | None = None) ->
     return share
 
 
+def fixed_query_ceiling(sentences: Sentences) -> float:
+    """The best share of `sentences` a head can answer when its query at "it" is the same in every sentence
+    (layer 1's): it then prefers one noun per animal-place pair, whatever the adjective. Chapter 13."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for animal, place, to_animal in zip(sentences.animals, sentences.places, sentences.refers_to_animal):
+        groups.setdefault((animal, place), [0, 0])[int(to_animal)] += 1
+    return sum(max(g) for g in groups.values()) / len(sentences)
+
+
 def tired_and_wide(trained: Trained) -> dict:
     """The source sentence with "tired" and with "wide", side by side. Chapter 13.
 
@@ -283,6 +292,7 @@ __all__ = [
     "Trained",
     "ablation",
     "strongest_key_share",
+    "fixed_query_ceiling",
     "tired_and_wide",
     "watch_source_pair",
     "source_pair_tokens",
