@@ -1,4 +1,4 @@
-"""Chapter 12's studies (backward_studies.py): sympy's softmax Jacobian is diag(a) − aaᵀ, the
+"""Chapter 12's studies (backward_studies.py, and jacobian_derivation.py): sympy's softmax Jacobian is diag(a) − aaᵀ, the
 descent check sees a right gradient lower the loss as predicted and a wrong one not, the
 divisor backward is the real one at c = √d_k, the weight-gradient sweep behaves as chapter 12
 says, and the memory count is what the backward reads."""
@@ -15,9 +15,9 @@ from attention_steps.backward_studies import (
     attention_with_divisor,
     descent,
     kept_for_backward,
-    softmax_jacobian_derivation,
     weight_gradients,
 )
+from attention_steps.jacobian_derivation import softmax_jacobian_derivation
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

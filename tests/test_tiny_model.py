@@ -252,4 +252,3 @@ def test_chapter_13s_modules_import_no_build_tooling():
             if isinstance(node, ast.Import | ast.ImportFrom):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                 assert not any(n.split(".")[0] in banned for n in names), (name, names)
-        assert len((BOOK / "attention_steps" / f"{name}.py").read_text().splitlines()) <= 300, name

@@ -25,13 +25,13 @@ from .core import attend_by_stage
 
 
 def split(M: np.ndarray, h: int) -> np.ndarray:
-    """(B, n, h·d) -> (B, h, n, d): `multihead.split_heads` for every sentence at once."""
+    """(B, n, h·d) -> (B, h, n, d): `multihead.split_heads` for every sentence at once. Chapter 13."""
     B, n, hd = M.shape
     return M.reshape(B, n, h, hd // h).transpose(0, 2, 1, 3)
 
 
 def join(M: np.ndarray) -> np.ndarray:
-    """(B, h, n, d) -> (B, n, h·d): `multihead.concat_heads` for every sentence at once."""
+    """(B, h, n, d) -> (B, n, h·d): `multihead.concat_heads` for every sentence at once. Chapter 13."""
     B, h, n, d = M.shape
     return M.transpose(0, 2, 1, 3).reshape(B, n, h * d)
 
@@ -39,7 +39,7 @@ def join(M: np.ndarray) -> np.ndarray:
 @dataclass
 class LayerCache:
     """What one layer's backward reuses: X (B, n, d), Q, K, V (B, h, n, d_k) (Q times the query
-    factor), A (B, h, n, n), Z_cat (B, n, h·d_k), `keep` (B or 1, h, n, 1) the heads' outputs kept."""
+    factor), A (B, h, n, n), Z_cat (B, n, h·d_k), `keep` (B or 1, h, n, 1) the heads' outputs kept. Chapter 13."""
 
     X: np.ndarray
     Q: np.ndarray

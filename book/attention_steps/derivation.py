@@ -285,9 +285,8 @@ def variance_of_dot_product(dim: int, *, mu_q=0, mu_k=0, sigma_q=1, sigma_k=1) -
 def sympy_stats_variance(dim: int, distribution: str = "normal") -> sp.Expr:
     """Exact Var[q·k] computed by sympy.stats for a small concrete d_k (an independent check). Chapter 3.
 
-    distribution: "normal" (N(0, 1) components) or "rademacher" (±1 with
-    probability ½ each: mean 0, variance 1, and nothing like a normal).
-    """
+    distribution: "normal" (N(0, 1) components) or "rademacher" (±1 with probability ½ each: mean 0,
+    variance 1, and nothing like a normal)."""
     from sympy import stats
 
     dim = positive_int("dim", dim)

@@ -31,7 +31,7 @@ from .multihead import Trace, trace_attention
 @dataclass(frozen=True)
 class ExampleLayer:
     """One example layer: tokens, X (n, d_model), W_Q, W_K (d_model, h·d_k), W_V (d_model, h·d_v),
-    W_O (h·d_v, d_out) or None (a single head without output projection), and num_heads = h."""
+    W_O (h·d_v, d_out) or None (a single head without output projection), and num_heads = h. Chapters 1 to 10."""
 
     tokens: tuple[str, ...]
     X: np.ndarray
@@ -64,7 +64,8 @@ class ExampleLayer:
 
 
 def i_love() -> ExampleLayer:
-    """The source article's 2-token example: "I" = [1, 0, 1, 0], "love" = [0, 1, 0, 1], d_k = d_v = 3."""
+    """The source article's 2-token example: "I" = [1, 0, 1, 0], "love" = [0, 1, 0, 1], d_k = d_v = 3.
+    Chapters 1 to 5."""
     X = np.array([[1, 0, 1, 0], [0, 1, 0, 1]], dtype=float)
     W_Q = np.array([[1, 0, 1], [0, 1, 0], [1, 0, 0], [0, 1, 1]], dtype=float)
     W_K = np.array([[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 0]], dtype=float)
@@ -100,7 +101,7 @@ BERT_D_MODEL, BERT_H = 768, 12
 
 
 def unequal_lengths() -> ExampleLayer:
-    """Two tokens whose queries have different lengths, with keys made by the same matrix.
+    """Two tokens whose queries have different lengths, with keys made by the same matrix. Chapters 2 and 4.
 
     X = [[1, 0], [2, 0.1]] and W_Q = W_K = W_V = I (2 × 2), so q_1 = k_1 = [1, 0]
     and q_2 = k_2 = [2, 0.1]. QKᵀ = QQᵀ is symmetric, yet the largest score of
@@ -116,7 +117,7 @@ START, END = "<s>", "</s>"
 
 
 def shift_right(targets, start: str = START) -> tuple[str, ...]:
-    """Teacher forcing's decoder inputs: the targets moved one place right behind a start token.
+    """Teacher forcing's decoder inputs: the targets moved one place right behind a start token. Chapter 10.
 
     shift_right(("我", "爱", "猫", "</s>")) == ("<s>", "我", "爱", "猫"). The input at
     position t is the target at position t − 1, so the output at position t,
@@ -136,7 +137,7 @@ def shift_right(targets, start: str = START) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Translation:
-    """The source articles' translation "I love cats" → "我 爱 猫", with toy embeddings (d_model = 4).
+    """The source articles' translation "I love cats" → "我 爱 猫", with toy embeddings (d_model = 4). Chapter 10.
 
     The columns of every embedding mean: (person, affection, animal, start).
     source: the English tokens; X_src (3, 4) their embeddings, standing for the
@@ -201,7 +202,8 @@ def _draws_chinese() -> bool:
 
 
 def translation() -> Translation:
-    """The source articles' cross-attention example "I love cats" → "我 爱 猫" as toy numbers (see `Translation`)."""
+    """The source articles' cross-attention example "I love cats" → "我 爱 猫" as toy numbers (see `Translation`).
+    Chapter 10."""
     X_src = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], dtype=float)  # I, love, cats
     X_tgt = np.array([[0, 0, 0, 1], [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], dtype=float)  # <s>, 我, 爱, 猫
     # Rows: what the decoder reads (person, affection, animal, start); columns: what it asks for.
@@ -230,7 +232,7 @@ def translation() -> Translation:
 
 def feature_labels(names) -> list[str]:
     """The examples' feature (column) names, e.g. sentence.COLUMNS or Translation.features, in the
-    current language, for a figure's labels (the names themselves stay English: they are keys)."""
+    current language, for a figure's labels (the names stay English: they are keys). Chapters 8, 10."""
     words = {
         "noun": _("noun"),
         "animate": _("animate"),

@@ -20,7 +20,7 @@ from .tiny_model import forward
 
 
 def sentence_traces(trained, tokens) -> list[Trace]:
-    """Every layer of the trained model on one sentence (11 token ids), as `trace_attention` computes it.
+    """Every layer of the trained model on one sentence (11 token ids), as `trace_attention` computes it. Chapter 13.
 
     The layer's input is the residual stream the model made (x + the earlier layers' outputs); W_Q
     is multiplied by the model's query factor, so the trace's A is the model's. A pointing layer's
@@ -41,7 +41,8 @@ def sentence_traces(trained, tokens) -> list[Trace]:
 
 
 def attention_maps(trained, tokens) -> np.ndarray:
-    """(layers, heads, n, n) every layer's and head's weights on one sentence (a pointing layer: head 1 only, the rest 0)."""
+    """(layers, heads, n, n) every layer's and head's weights on one sentence (a pointing layer: head 1 only, the rest 0).
+    Chapter 13."""
     traces = sentence_traces(trained, tokens)
     maps = np.zeros((len(traces), trained.model.num_heads, N_TOKENS, N_TOKENS))
     for layer, t in enumerate(traces):

@@ -69,14 +69,14 @@ class Trained:
 
 
 def source_pair_tokens() -> np.ndarray:
-    """(2, 11) token ids: the source sentence ("… too tired") and its twin ("… too wide")."""
+    """(2, 11) token ids: the source sentence ("… too tired") and its twin ("… too wide"). Chapter 13."""
     return np.array([[VOCABULARY.index(w) for w in sentence_words(*s)] for s in (SOURCE, SOURCE_TWIN)])
 
 
 def watch_source_pair(model: TinyModel):
     """A `train` watch: params -> {"A_it": (2, layers, heads, n) the attention row of "it" in every
     layer and head, for the "tired" and the "wide" sentence; "answer": (2,) the model's answers}.
-    A pointing layer's one head is head 1 of its layer; other heads of that layer are 0."""
+    A pointing layer's one head is head 1 of its layer; other heads of that layer are 0. Chapter 13."""
     tokens = source_pair_tokens()
 
     def watch(params):

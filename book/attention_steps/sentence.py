@@ -91,7 +91,7 @@ def _refuse_unknown(words, argument: str, where: str = "") -> None:
 
 
 def tokenize(text: str = SENTENCE) -> list[str]:
-    """Lower-case words; an apostrophe stays inside its word ("didn't" is one token), punctuation goes.
+    """Lower-case words; an apostrophe stays inside its word ("didn't" is one token), punctuation goes. Chapter 8.
 
     Words are English words of the letters a–z: a letter or digit it cannot split (Chinese, an
     accented letter, a number) is an error naming them, and so is a word the hand-built layer does
@@ -148,13 +148,13 @@ def _col(name: str) -> int:
 
 def positional_encoding(n: int) -> np.ndarray:
     """(n, 2): the row of the token at code index i is (cos iθ, sin iθ) with θ = π/8, a point
-    turning round a circle (the first token sits at angle 0)."""
+    turning round a circle (the first token sits at angle 0). Chapter 8."""
     i = np.arange(n)[:, None]
     return np.hstack([np.cos(i * ANGLE), np.sin(i * ANGLE)])
 
 
 def embed(tokens, seed: int = 0, noise: float = 0.1, other: float = 0.5) -> np.ndarray:
-    """X (n, 12): each token's features plus seeded noise, plus its position.
+    """X (n, 12): each token's features plus seeded noise, plus its position. Chapter 8.
 
     The same word gets the same word vector wherever it appears (both "the"s
     differ only in their positional columns). Features are 1 or 0 plus noise
@@ -189,7 +189,7 @@ def embed(tokens, seed: int = 0, noise: float = 0.1, other: float = 0.5) -> np.n
 @dataclass(frozen=True)
 class Weights:
     """The layer's hand-built weights: W_Q, W_K, W_V (12, 3·4) and W_O (12, 12); head r (1 … 3)
-    owns columns 4(r − 1) … 4r − 1 (code indices) of W_Q, W_K, W_V and those rows of W_O."""
+    owns columns 4(r − 1) … 4r − 1 (code indices) of W_Q, W_K, W_V and those rows of W_O. Chapter 8."""
 
     W_Q: np.ndarray
     W_K: np.ndarray
@@ -206,7 +206,7 @@ VALUE_FEATURES = (
 
 
 def weights(seed: int = 0) -> Weights:
-    """The hand-built (not trained) W_Q, W_K, W_V, W_O described in the module docstring."""
+    """The hand-built (not trained) W_Q, W_K, W_V, W_O described in the module docstring. Chapter 8."""
     W_Q = np.zeros((D_MODEL, D_MODEL))
     W_K = np.zeros((D_MODEL, D_MODEL))
     W_V = np.zeros((D_MODEL, D_MODEL))
@@ -236,14 +236,14 @@ def weights(seed: int = 0) -> Weights:
 
 
 def sentence_layer(text: str = SENTENCE, seed: int = 0) -> ExampleLayer:
-    """The hand-built 3-head layer on `text`: its tokens, X = embed(tokens) (n, 12) and the weights."""
+    """The hand-built 3-head layer on `text`: its tokens, X = embed(tokens) (n, 12) and the weights. Chapter 8."""
     tokens = tokenize(text)
     w = weights(seed)
     return ExampleLayer(tuple(tokens), embed(tokens, seed), w.W_Q, w.W_K, w.W_V, w.W_O, NUM_HEADS)
 
 
 def sentence_trace(text: str = SENTENCE, seed: int = 0, mask=None) -> tuple[list[str], Trace]:
-    """Tokens and the Trace of the 3-head layer on `text`: X (n, 12), A (3, n, n), Y (n, 12).
+    """Tokens and the Trace of the 3-head layer on `text`: X (n, 12), A (3, n, n), Y (n, 12). Chapter 8.
 
     `mask` (bool, (n, n)) is passed to the layer, e.g. `causal_mask(n)` for a decoder.
     """
@@ -253,7 +253,7 @@ def sentence_trace(text: str = SENTENCE, seed: int = 0, mask=None) -> tuple[list
 
 def strongest_link(trace: Trace, tokens, query: str, head: int = 0) -> tuple[str, float]:
     """The key token `query` attends to most in the head at code index `head` (head r of the
-    text is r − 1: 0 is head 1, coreference), and its weight."""
+    text is r − 1: 0 is head 1, coreference), and its weight. Chapter 8."""
     tokens = list(tokens)
     if query not in tokens:
         raise ValueError(f"query {query!r} is not one of the tokens {tokens}")

@@ -117,7 +117,7 @@ class Forward:
     each, L + 1 of them; a pointing model's last is the pointing layer's input), `A` each layer's
     weights (B, h, n, n) (a pointing layer's: (B, 1, n, n)), `logits` (B, n_classes) or `pointer`
     (B, n) the pointing layer's weights from the query token; `answer` (B,) the class id or the key's
-    code index."""
+    code index. Chapter 13."""
 
     X: list
     A: list
@@ -209,7 +209,8 @@ def loss_and_gradients(model: TinyModel, params, tokens, targets, ablate=None):
 
 
 def accuracy(model: TinyModel, params, tokens, targets, ablate=None) -> float:
-    """The share of sentences whose answer (the readout's class, or the pointer's strongest key) is the target."""
+    """The share of sentences whose answer (the readout's class, or the pointer's strongest key) is the target.
+    Chapter 13."""
     fw = forward(model, params, tokens, ablate)
     return float(np.mean(fw.answer == check_targets(model, targets, fw.answer.shape[0])))
 

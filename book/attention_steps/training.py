@@ -58,7 +58,8 @@ class TrainingRun:
 
 
 class ProgressLine:
-    """A progress callback that prints one updating line (a carriage return before each update), then a newline."""
+    """A progress callback that prints one updating line (a carriage return before each update), then a newline.
+    Chapter 13."""
 
     def __init__(self, stream=None, label: str = ""):
         self.stream, self.label = stream, label

@@ -17,7 +17,7 @@ from .sentence import COLUMNS, D_MODEL, NUM_HEADS, POSITION, weights
 
 
 def reorder_words(X, perm) -> np.ndarray:
-    """The same words in another order, each position keeping its own positional encoding.
+    """The same words in another order, each position keeping its own positional encoding. Chapter 8.
 
     X (n, 12) as `embed` builds it; perm (n,) a reordering of the code indices
     0 … n − 1. Row k of the result has the word columns (features and "other") of
@@ -36,7 +36,7 @@ def reorder_words(X, perm) -> np.ndarray:
 
 
 def without_position(X) -> np.ndarray:
-    """X (n, 12) with its two positional columns set to 0: the words alone, no trace of their order."""
+    """X (n, 12) with its two positional columns set to 0: the words alone, no trace of their order. Chapter 8."""
     X = np.array(X, dtype=float)
     if X.ndim != 2 or X.shape[1] != D_MODEL:
         raise ValueError(f"X must have shape (n, {D_MODEL}) as embed builds it, got {X.shape}")
@@ -45,7 +45,7 @@ def without_position(X) -> np.ndarray:
 
 
 def shuffled_words_change(X, perm, seed: int = 0) -> float:
-    """How far the layer's output for any word moves when the words are put in the order `perm`.
+    """How far the layer's output for any word moves when the words are put in the order `perm`. Chapter 8.
 
     X (n, 12) as `embed` builds it; perm (n,) a reordering of the code indices.
     Runs the hand-built layer on X and on `reorder_words(X, perm)` (the words
