@@ -26,7 +26,7 @@ from attention_steps.core import numerical_jacobian
 from attention_steps.examples import i_love
 
 # ---------------------------------------------------------------- the source article's "I love" example
-SEED = {  # as printed in the source article (shared/seeds/001), with the number of decimals it prints
+SEED = {  # as printed in the source article ("Transformer 原理（二）", named in the intro), with the number of decimals it prints
     "Q": ([[2, 0, 1], [0, 2, 1]], 0),
     "K": ([[1, 1, 0], [0, 1, 1]], 0),
     "V": ([[1, 0, 1], [0, 1, 0]], 0),

@@ -27,7 +27,7 @@ def test_trace_takes_a_mask_and_another_input():
 
 
 def test_the_translation_example_labels_its_chinese_words_in_the_figures_language():
-    """Pinyin in an English figure (any font draws it), the characters in a Chinese one (issue 25, item 9)."""
+    """Pinyin in an English figure (any font draws it), the characters in a Chinese one."""
     from attention_steps.examples import translation
     from attention_steps.i18n import language
 

@@ -1,4 +1,4 @@
-"""The package installs with pip and every learner notebook runs anywhere (issues 10 and 21).
+"""The package installs with pip and every learner notebook runs anywhere (pip alone, no clone, no build).
 
 A fresh virtual environment (python -m venv in a temporary folder) holds only a kernel, as a
 learner's Colab or new venv does. A learner notebook's first cell installs the package from a

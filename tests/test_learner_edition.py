@@ -1,4 +1,4 @@
-"""The learner edition (issues 10, 21): plain Jupyter notebooks made from the book's by scripts/build_learner.py.
+"""The learner edition: plain Jupyter notebooks made from the book's by scripts/build_learner.py.
 
 The built notebooks (_build/learner/book/, the Chinese ones in _build/learner/zh_CN/book/) are
 read as a learner's JupyterLab would: Markdown with no MyST left in it, every glued value written

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import LANDED, ROOT
 
-# What Chinese pages showed in English (issue 25, item 8): each must be gone.
+# What Chinese pages showed in English, as a Chinese reader found them: each must be gone.
 ENGLISH_INTERFACE = [
     "Link to this heading",
     "Show code cell source",
