@@ -470,7 +470,7 @@ def test_the_typed_facts_of_the_new_exercise_cells():
 # (each exercise's right answer worked out independently of the core, and the mistakes its checker must name)
 # ------------------------------------------------------------------ chapters 1–2
 EX = i_love()
-ARTICLE_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in the source article ("Transformer 原理（二）", named in the intro)
+ARTICLE_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as the second source article prints it
 ARTICLE_K = np.array([[1, 1, 0], [0, 1, 1]])
 ARTICLE_V = np.array([[1, 0, 1], [0, 1, 0]])
 

@@ -13,7 +13,7 @@ from reader import notes, page, tex
 pytestmark = pytest.mark.book  # the tier (tests/conftest.py)
 
 EX = i_love()
-ARTICLE_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as printed in the source article ("Transformer 原理（二）", named in the intro)
+ARTICLE_Q = np.array([[2, 0, 1], [0, 2, 1]])  # as the second source article prints it
 ARTICLE_K = np.array([[1, 1, 0], [0, 1, 1]])
 
 
