@@ -1,5 +1,10 @@
 """The introduction's and chapters 1–2's figures (projection, scores): the pipeline from X
-to Y, and dot products as arrows."""
+to Y, and dot products as arrows, and the figures of the introduction and chapter 1 (chapter 2's
+are in `figures.scores`).
+
+The drawing functions return a matplotlib Figure; the `show_` ones are what the chapters
+call, one line per figure: each draws its figure and says what it shows (the alt text, in
+the current language) from the same numbers (`figures.show_figure`)."""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ import numpy as np
 
 from ..i18n import _
 from ..palette import FIGURE, OKABE_ITO
+from . import show_figure
+from .plotting import heatmap, matrix_equation
 
 # The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
 # dashed frame every symbol is head r's, so it carries (r) (the book's notation convention).
@@ -204,3 +211,44 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
         )
         ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=12)
     return fig
+
+
+# ----------------------------------------------------------------------------- the chapters' figures
+def show_query_projection(X, W_Q, Q, tokens: Sequence[str]) -> None:
+    """Chapter 1: X · W_Q = Q written out as matrices, the rows labelled by the tokens."""
+    terms = [("X", X, tokens, None), "·", ("W_Q", W_Q), "=", ("Q", Q, tokens, None)]
+    show_figure(
+        lambda: matrix_equation(terms, fmt="{:.0f}", size=(5.6, 2.1)),
+        alt=lambda: _(
+            "X (2 × 4, rows I and love) times W_Q (4 × 3) equals Q (2 × 3); the rows of Q are {q_i} for I and {q_love} for love."
+        ).format(q_i=Q[0].astype(int).tolist(), q_love=Q[1].astype(int).tolist()),
+    )
+
+
+def show_key_projection(X, W_K, K, tokens: Sequence[str]) -> None:
+    """Chapter 1: X · W_K = K written out as matrices."""
+    terms = [("X", X, tokens, None), "·", ("W_K", W_K), "=", ("K", K, tokens, None)]
+    show_figure(
+        lambda: matrix_equation(terms, fmt="{:.0f}", size=(5.6, 2.1)),
+        alt=lambda: _(
+            "X (2 × 4) times W_K (4 × 3) equals K (2 × 3); the rows of K are {k_i} for I and {k_love} for love."
+        ).format(k_i=K[0].astype(int).tolist(), k_love=K[1].astype(int).tolist()),
+    )
+
+
+def show_scores_without_and_with_projections(XX_T, QK_T, tokens: Sequence[str]) -> None:
+    """Chapter 1: the scores X Xᵀ (no projections, symmetric) beside Q Kᵀ (with W_Q and W_K)."""
+
+    def draw():
+        fig, axes = plt.subplots(1, 2, figsize=(6.2, 2.6))
+        for ax, M, name in zip(axes, (XX_T, QK_T), (_("XXᵀ, no projections"), _("QKᵀ, with W_Q, W_K"))):
+            heatmap(M, name, row_labels=tokens, col_labels=tokens, ax=ax, fmt="{:.0f}", vmin=0, vmax=3)
+        return fig
+
+    show_figure(
+        draw,
+        alt=lambda: _(
+            "Two 2 × 2 score heatmaps for I and love. Without projections, X X transpose is {xx}: symmetric, "
+            "zero between the two tokens. With projections, Q K transpose is {qk}: not symmetric, and love scores I highly."
+        ).format(xx=XX_T.astype(int).tolist(), qk=QK_T.astype(int).tolist()),
+    )
