@@ -252,3 +252,28 @@ def show_scores_without_and_with_projections(XX_T, QK_T, tokens: Sequence[str]) 
             "zero between the two tokens. With projections, Q K transpose is {qk}: not symmetric, and love scores I highly."
         ).format(xx=XX_T.astype(int).tolist(), qk=QK_T.astype(int).tolist()),
     )
+
+
+def show_pipeline() -> None:
+    """The introduction's map of the seven stages, from X to Y (`pipeline_diagram`)."""
+    show_figure(
+        pipeline_diagram,
+        alt=lambda: _(
+            "Flow diagram of self-attention from top to bottom, inside a dashed frame for one head r: X is projected "
+            "into Q^(r) = X W_Q^(r), K^(r) = X W_K^(r) and V^(r) = X W_V^(r) (stage 1); Q^(r) and K^(r) give the scores "
+            "Q^(r) K^(r) transpose (stage 2), divided by the square root of d_k (stage 3), turned into weights A^(r) by "
+            "softmax (stage 4), which mix V^(r) into Z^(r) = A^(r) V^(r) (stage 5); stages 1 to 5 form one head, "
+            "repeated for r = 1 to h; the heads are concatenated into Z_cat (stage 6) and multiplied by W^O "
+            "to give Y (stage 7). Each box shows its shape, for example n × d_model for X and n × n for the scores."
+        ),
+    )
+
+
+def show_weights(A, tokens: Sequence[str]) -> None:
+    """The introduction's 2 × 2 attention matrix A for 'I love', on a 0…1 scale."""
+    show_figure(
+        lambda: heatmap(A, "A", row_labels=tokens, col_labels=tokens, vmin=0, vmax=1),
+        alt=lambda: _(
+            "Heatmap of the 2 × 2 attention matrix A for the tokens I and love: rows {row_i} and {row_love}."
+        ).format(row_i=A[0].round(2).tolist(), row_love=A[1].round(2).tolist()),
+    )
