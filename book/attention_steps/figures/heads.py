@@ -1,5 +1,7 @@
 """Chapters 6–7's figures (heads): every head's map, sharpness per head, the heads' blocks
-of a matrix and the heads' additive parts of the output."""
+of a matrix and the heads' additive parts of the output. The `show_` functions are chapter 6's
+figures, one line each (chapter 7's are in `figures.output_projection`): each draws its figure and
+says what it shows (the alt text, in the current language) from the same numbers (`figures.show_figure`)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,10 @@ from collections.abc import Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..heads import head_width
 from ..i18n import _
 from ..palette import CYCLE, OKABE_ITO, SEQUENTIAL
+from . import show_figure
 from .plotting import heatmap, stacked_bars
 
 
@@ -212,3 +216,75 @@ def stacked_parts(
         ax.set_title(title)
     fig.legend(loc="outside right center", frameon=False, fontsize=8)
     return fig
+
+
+# ----------------------------------------------------------------------------- chapter 6's figures
+def show_query_blocks(Q, h: int, tokens: Sequence[str]) -> None:
+    """Q (n, d_model) cut into its h heads' blocks of d_k columns."""
+    d_k = head_width(Q.shape[1], h)
+    show_figure(
+        lambda: head_bands(Q, "Q", h, row_labels=tokens),
+        alt=lambda: _(
+            "Heatmap of Q, {n} tokens by {cols} columns, split by white lines into {h} blocks of "
+            "{d_k} columns, one block per head."
+        ).format(n=Q.shape[0], cols=Q.shape[1], h=h, d_k=d_k),
+    )
+
+
+def show_head_maps(A, tokens: Sequence[str], top) -> None:
+    """Every head's weights A (h, n, n); `top` is each head's (token, weight) for the query 'animal'."""
+    show_figure(
+        lambda: heads_heatmaps(A, tokens),
+        alt=lambda: _(
+            "Four {n}×{n} attention maps, one per head, rows are queries and columns keys over the tokens "
+            "{tokens}. For the query animal the heads' largest weights go to {tops}."
+        ).format(
+            n=len(tokens),
+            tokens=", ".join(tokens),
+            tops=_("; ").join(
+                _("head {r}: {token} {weight}").format(r=r + 1, token=tok, weight=f"{w:.2f}")
+                for r, (tok, w) in enumerate(top)
+            ),
+        ),
+    )
+
+
+def show_bug_sharpness(right, bug, tokens: Sequence[str], h: int) -> None:
+    """Each head's sharpness (`heads.sharpness`) scaled by √d_k (`right`) and by √d_model (`bug`)."""
+    show_figure(
+        lambda: sharpness_bars(
+            {_(r"÷ $\sqrt{d_k}$ (right)"): right, _(r"÷ $\sqrt{d_{\mathrm{model}}}$ (bug)"): bug},
+            len(tokens),
+            [str(r + 1) for r in range(h)],
+        ),
+        alt=lambda: _(
+            "Grouped bars per head: mean largest weight is lower and mean entropy higher with the bug. {heads}"
+        ).format(
+            heads=_("; ").join(
+                _("head {r}: max {right_max} vs {bug_max}, entropy {right_entropy} vs {bug_entropy}").format(
+                    r=r + 1,
+                    right_max=f"{right.mean_max_weight[r]:.2f}",
+                    bug_max=f"{bug.mean_max_weight[r]:.2f}",
+                    right_entropy=f"{right.mean_entropy[r]:.2f}",
+                    bug_entropy=f"{bug.mean_entropy[r]:.2f}",
+                )
+                for r in range(h)
+            )
+        ),
+    )
+
+
+def show_bug_head_map(A_right, A_bug, tokens: Sequence[str]) -> None:
+    """Head 2's weights scaled right (÷ √d_k) beside the bug's (÷ √d_model)."""
+    show_figure(
+        lambda: heads_heatmaps(
+            np.stack([A_right, A_bug]),
+            tokens,
+            ncols=2,
+            titles=[_(r"head 2, ÷ $\sqrt{d_k}$ (right)"), _(r"head 2, ÷ $\sqrt{d_{\mathrm{model}}}$ (bug)")],
+        ),
+        alt=lambda: _(
+            "Head 2's attention map scaled right and with the bug: the bug's map is paler and more even; "
+            "its largest weight is {bug} against {right}."
+        ).format(bug=f"{A_bug.max():.2f}", right=f"{A_right.max():.2f}"),
+    )

@@ -1,5 +1,9 @@
-"""Chapter 11's figures for the attention that changes the model: a sparse pattern, and
-softmax weights beside linear attention's."""
+"""Chapter 11's figures (long context): peak memory against n, the tiles of tiled attention, a
+sparse pattern, and softmax weights beside linear attention's.
+
+The drawing functions return a matplotlib Figure; the `show_` ones are what the chapter
+calls, one line per figure: each draws its figure and says what it shows (the alt text, in
+the current language) from the same numbers (`figures.show_figure`)."""
 
 from __future__ import annotations
 
@@ -8,9 +12,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .._validate import as_matrix
+from ..costs import attention_bytes, format_bytes
 from ..i18n import _
 from ..palette import FIGURE, OKABE_ITO
-from .plotting import heatmap
+from ..sparse_linear import default_stride
+from . import show_figure
+from .plotting import growth_plot, heatmap
 
 
 def mask_pattern(mask, *, title: str = "", ax=None):
@@ -95,4 +102,113 @@ def tile_diagram(n_blocks: int = 6, current: tuple[int, int] = (2, 3)):
     return fig
 
 
-__all__ = ["mask_pattern", "tile_diagram", "weights_side_by_side"]
+# ----------------------------------------------------------------------------- the chapter's figures
+def show_peak_memory(rows, d: int) -> None:
+    """The measured peak memory of the naive and the tiled computation against n (`rows`:
+    `longcontext.compare` results, one per n, for one head of width `d`), beside one n × n float64 matrix."""
+    ns = [r.n for r in rows]
+    peaks = {
+        "naive": [r.naive.peak_bytes / 2**20 for r in rows],
+        "matrix": [attention_bytes(n, 8) / 2**20 for n in ns],
+        "tiled": [r.tiled.peak_bytes / 2**20 for r in rows],
+    }
+
+    def draw():
+        fig = growth_plot(
+            ns,
+            {
+                _("naive: measured peak"): peaks["naive"],
+                _("one n × n float64 matrix"): peaks["matrix"],
+                _("tiled: measured peak"): peaks["tiled"],
+            },
+            xlabel=_("sequence length n"),
+            ylabel="MiB",
+            title=_("peak memory of one head, d = {d}").format(d=d),
+        )
+        fig.axes[0].set_xticks(ns, labels=[f"{n:,}" for n in ns], minor=False)
+        fig.axes[0].minorticks_off()
+        return fig
+
+    growth = rows[-1].naive.peak_bytes / rows[-2].naive.peak_bytes
+    show_figure(
+        draw,
+        alt=lambda: _(
+            "Log-log plot of peak memory against n from {n_first} to {n_last}: the naive computation's peak rises "
+            "about {growth} times per doubling of n, from {naive_first} to "
+            "{naive_last}, parallel to and above the size of one n × n matrix; "
+            "tiled attention stays nearly flat, from {tiled_first} to {tiled_last}."
+        ).format(
+            n_first=ns[0],
+            n_last=ns[-1],
+            growth=f"{growth:.1f}",
+            naive_first=format_bytes(rows[0].naive.peak_bytes),
+            naive_last=format_bytes(rows[-1].naive.peak_bytes),
+            tiled_first=format_bytes(rows[0].tiled.peak_bytes),
+            tiled_last=format_bytes(rows[-1].tiled.peak_bytes),
+        ),
+    )
+
+
+def show_tiles() -> None:
+    """The 6 × 6 tiles of the score matrix, naive and tiled (query block 3 at its key block 4)."""
+    show_figure(
+        lambda: tile_diagram(n_blocks=6, current=(2, 3)),
+        alt=lambda: _(
+            "Two 6 by 6 grids of score tiles. Left, naive: every tile is filled, the whole n × n matrix is "
+            "held at once. Right, tiled: the first two query blocks are finished (grey), the third is in "
+            "progress: three tiles already folded into its running state (light blue), one tile in memory "
+            "now (dark blue), and an arrow to the key blocks still to come."
+        ),
+    )
+
+
+def show_strided_pattern(mask) -> None:
+    """The strided mask (n, n) (`sparse_linear.strided_mask(n)`, stride ⌊√n⌋) as a picture."""
+    mask = np.asarray(mask)
+    n = mask.shape[0]
+    stride = default_stride(n)
+    show_figure(
+        lambda: mask_pattern(mask, title=_("strided pattern, n = {n}, s = {s}").format(n=n, s=stride)),
+        alt=lambda: _(
+            "A {n} by {n} grid, query i down, key j across. Kept pairs are dark: a band "
+            "{s} wide along the diagonal (the most recent keys) and, below it, thin lines "
+            "parallel to the diagonal every {s} positions (keys a multiple of "
+            "{s} back). Nothing above the diagonal. "
+            "{kept} of {cells} cells are kept."
+        ).format(n=n, s=stride, kept=int(mask.sum()), cells=n**2),
+    )
+
+
+def show_softmax_and_linear_weights(A_soft, A_lin) -> None:
+    """Softmax attention's weights beside linear attention's implied weights for the same Q and K,
+    the tokens counted from 1 as in the text."""
+    labels = [str(i) for i in range(1, len(A_soft) + 1)]
+    show_figure(
+        lambda: weights_side_by_side(
+            A_soft, A_lin, left=_("softmax: A"), right=_("linear: implied weights"), labels=labels
+        ),
+        alt=lambda: _(
+            "Two {rows} by {cols} weight matrices for the same random Q and K. "
+            "Left, softmax attention: row maxima from {soft_low} to "
+            "{soft_high}. Right, linear attention's weights, flatter: row maxima from "
+            "{lin_low} to {lin_high}."
+        ).format(
+            rows=A_soft.shape[0],
+            cols=A_soft.shape[1],
+            soft_low=f"{A_soft.max(axis=1).min():.2f}",
+            soft_high=f"{A_soft.max(axis=1).max():.2f}",
+            lin_low=f"{A_lin.max(axis=1).min():.2f}",
+            lin_high=f"{A_lin.max(axis=1).max():.2f}",
+        ),
+    )
+
+
+__all__ = [
+    "mask_pattern",
+    "show_peak_memory",
+    "show_softmax_and_linear_weights",
+    "show_strided_pattern",
+    "show_tiles",
+    "tile_diagram",
+    "weights_side_by_side",
+]

@@ -1,5 +1,9 @@
 """Chapter 5's figures (mixing): each output as stacked pieces of the value rows, and the
-convex hull every output lands in."""
+convex hull every output lands in.
+
+The drawing functions return a matplotlib Figure; the `show_` ones are what the chapter
+calls, one line per figure: each draws its figure and says what it shows (the alt text, in
+the current language) from the same numbers (`figures.show_figure`)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ import numpy as np
 
 from ..i18n import _
 from ..palette import OKABE_ITO, key_colour
-from .plotting import stacked_bars
+from . import show_figure
+from .plotting import matrix_equation, stacked_bars
 
 
 def contribution_bars(A, V, tokens: Sequence[str], *, value_name: str = "v", output_name: str = "z"):
@@ -144,3 +149,81 @@ def hull_plot(
     if title:
         ax.set_title(title)
     return ax.figure
+
+
+# ----------------------------------------------------------------------------- the chapter's figures
+def show_weighted_sum(A, V, Z, tokens: Sequence[str]) -> None:
+    """Z = A V written out as matrices, rows and columns labelled by the tokens."""
+    show_figure(
+        lambda: matrix_equation([("A", A, tokens, tokens), "·", ("V", V, tokens, None), "=", ("Z", Z, tokens, None)]),
+        alt=lambda: _(
+            "A ({a_shape}) times V ({v_shape}) equals Z ({z_shape}); row I of Z is {z_i}, row love is {z_love}"
+        ).format(
+            a_shape=f"{A.shape[0]}×{A.shape[1]}",
+            v_shape=f"{V.shape[0]}×{V.shape[1]}",
+            z_shape=f"{Z.shape[0]}×{Z.shape[1]}",
+            z_i=np.round(Z[0], 2).tolist(),
+            z_love=np.round(Z[1], 2).tolist(),
+        ),
+    )
+
+
+def show_contributions(A, V, tokens: Sequence[str]) -> None:
+    """The value rows of 'I love', then each output as stacked pieces of them (`contribution_bars`)."""
+    show_figure(
+        lambda: contribution_bars(A, V, tokens),
+        alt=lambda: _(
+            "Bar charts: v(I) = {v_i} and v(love) = {v_love}; then z(I) and z(love) as stacked bars. "
+            "z(I) is {a11} of v(I) (blue, columns 1 and 3) plus {a12} of v(love) (orange, column 2); "
+            "z(love) is {a21} of v(I) plus {a22} of v(love)."
+        ).format(
+            v_i=V[0].tolist(),
+            v_love=V[1].tolist(),
+            a11=f"{A[0, 0]:.0%}",
+            a12=f"{A[0, 1]:.0%}",
+            a21=f"{A[1, 0]:.0%}",
+            a22=f"{A[1, 1]:.0%}",
+        ),
+    )
+
+
+def show_hulls(V, Z, tokens: Sequence[str], V_tri, Z_tri, corner) -> None:
+    """Left, 'I love' in the plane of V's columns 1 and 2: the outputs on the segment between the
+    values; right, three 2-D value rows, their outputs inside the triangle and the bounding box's `corner` outside."""
+
+    def draw():
+        fig, (left, right) = plt.subplots(1, 2, figsize=(6.4, 3.2))
+        hull_plot(V[:, :2], Z[:, :2], tokens, tokens, ax=left, title=_("I love: a segment"))
+        hull_plot(
+            V_tri,
+            Z_tri,
+            ["a", "b", "c"],
+            ax=right,
+            title=_("three tokens: a triangle"),
+            box=True,
+            probe=corner,
+            probe_label=_("box corner"),
+        )
+        return fig
+
+    show_figure(
+        draw,
+        alt=lambda: _(
+            "Left: v(I) at ({v1x}, {v1y}) and v(love) at ({v2x}, {v2y}) joined by a segment; z(I) at ({z1x}, {z1y}) "
+            "and z(love) at ({z2x}, {z2y}) lie on it. Right: a triangle of three value rows with "
+            "{n_outputs} outputs, all inside it, and its dashed bounding box, whose corner ({cx}, {cy}) "
+            "is marked with a cross outside the triangle."
+        ).format(
+            v1x=f"{V[0, 0]:g}",
+            v1y=f"{V[0, 1]:g}",
+            v2x=f"{V[1, 0]:g}",
+            v2y=f"{V[1, 1]:g}",
+            z1x=f"{Z[0, 0]:.2f}",
+            z1y=f"{Z[0, 1]:.2f}",
+            z2x=f"{Z[1, 0]:.2f}",
+            z2y=f"{Z[1, 1]:.2f}",
+            n_outputs=len(Z_tri),
+            cx=f"{corner[0]:g}",
+            cy=f"{corner[1]:g}",
+        ),
+    )

@@ -1,5 +1,10 @@
 """The introduction's and chapters 1–2's figures (projection, scores): the pipeline from X
-to Y, and dot products as arrows."""
+to Y, and dot products as arrows, and the figures of the introduction and chapter 1 (chapter 2's
+are in `figures.scores`).
+
+The drawing functions return a matplotlib Figure; the `show_` ones are what the chapters
+call, one line per figure: each draws its figure and says what it shows (the alt text, in
+the current language) from the same numbers (`figures.show_figure`)."""
 
 from __future__ import annotations
 
@@ -11,6 +16,8 @@ import numpy as np
 
 from ..i18n import _
 from ..palette import FIGURE, OKABE_ITO
+from . import show_figure
+from .plotting import heatmap, matrix_equation
 
 # The seven stages as boxes: key -> (x, y, label, default shape, stage number). Inside the
 # dashed frame every symbol is head r's, so it carries (r) (the book's notation convention).
@@ -204,3 +211,69 @@ def dot_product_panels(a, others: Sequence, *, names: Sequence[str] | None = Non
         )
         ax.set_title(f"{name}\na · b = {float(a @ b):g}".replace("= -", "= −"), fontsize=12)
     return fig
+
+
+# ----------------------------------------------------------------------------- the chapters' figures
+def show_query_projection(X, W_Q, Q, tokens: Sequence[str]) -> None:
+    """Chapter 1: X · W_Q = Q written out as matrices, the rows labelled by the tokens."""
+    terms = [("X", X, tokens, None), "·", ("W_Q", W_Q), "=", ("Q", Q, tokens, None)]
+    show_figure(
+        lambda: matrix_equation(terms, fmt="{:.0f}", size=(5.6, 2.1)),
+        alt=lambda: _(
+            "X (2 × 4, rows I and love) times W_Q (4 × 3) equals Q (2 × 3); the rows of Q are {q_i} for I and {q_love} for love."
+        ).format(q_i=Q[0].astype(int).tolist(), q_love=Q[1].astype(int).tolist()),
+    )
+
+
+def show_key_projection(X, W_K, K, tokens: Sequence[str]) -> None:
+    """Chapter 1: X · W_K = K written out as matrices."""
+    terms = [("X", X, tokens, None), "·", ("W_K", W_K), "=", ("K", K, tokens, None)]
+    show_figure(
+        lambda: matrix_equation(terms, fmt="{:.0f}", size=(5.6, 2.1)),
+        alt=lambda: _(
+            "X (2 × 4) times W_K (4 × 3) equals K (2 × 3); the rows of K are {k_i} for I and {k_love} for love."
+        ).format(k_i=K[0].astype(int).tolist(), k_love=K[1].astype(int).tolist()),
+    )
+
+
+def show_scores_without_and_with_projections(XX_T, QK_T, tokens: Sequence[str]) -> None:
+    """Chapter 1: the scores X Xᵀ (no projections, symmetric) beside Q Kᵀ (with W_Q and W_K)."""
+
+    def draw():
+        fig, axes = plt.subplots(1, 2, figsize=(6.2, 2.6))
+        for ax, M, name in zip(axes, (XX_T, QK_T), (_("XXᵀ, no projections"), _("QKᵀ, with W_Q, W_K"))):
+            heatmap(M, name, row_labels=tokens, col_labels=tokens, ax=ax, fmt="{:.0f}", vmin=0, vmax=3)
+        return fig
+
+    show_figure(
+        draw,
+        alt=lambda: _(
+            "Two 2 × 2 score heatmaps for I and love. Without projections, X X transpose is {xx}: symmetric, "
+            "zero between the two tokens. With projections, Q K transpose is {qk}: not symmetric, and love scores I highly."
+        ).format(xx=XX_T.astype(int).tolist(), qk=QK_T.astype(int).tolist()),
+    )
+
+
+def show_pipeline() -> None:
+    """The introduction's map of the seven stages, from X to Y (`pipeline_diagram`)."""
+    show_figure(
+        pipeline_diagram,
+        alt=lambda: _(
+            "Flow diagram of self-attention from top to bottom, inside a dashed frame for one head r: X is projected "
+            "into Q^(r) = X W_Q^(r), K^(r) = X W_K^(r) and V^(r) = X W_V^(r) (stage 1); Q^(r) and K^(r) give the scores "
+            "Q^(r) K^(r) transpose (stage 2), divided by the square root of d_k (stage 3), turned into weights A^(r) by "
+            "softmax (stage 4), which mix V^(r) into Z^(r) = A^(r) V^(r) (stage 5); stages 1 to 5 form one head, "
+            "repeated for r = 1 to h; the heads are concatenated into Z_cat (stage 6) and multiplied by W^O "
+            "to give Y (stage 7). Each box shows its shape, for example n × d_model for X and n × n for the scores."
+        ),
+    )
+
+
+def show_weights(A, tokens: Sequence[str]) -> None:
+    """The introduction's 2 × 2 attention matrix A for 'I love', on a 0…1 scale."""
+    show_figure(
+        lambda: heatmap(A, "A", row_labels=tokens, col_labels=tokens, vmin=0, vmax=1),
+        alt=lambda: _(
+            "Heatmap of the 2 × 2 attention matrix A for the tokens I and love: rows {row_i} and {row_love}."
+        ).format(row_i=A[0].round(2).tolist(), row_love=A[1].round(2).tolist()),
+    )

@@ -1,8 +1,9 @@
 """Figures and tables for the scaling (3) and softmax (4) chapters.
 
-Every function takes numbers computed by `attention_steps.scaling` / the core and
-returns a matplotlib Figure (or a Markdown string), so the notebooks only call
-and show. Colours come from `attention_steps.palette`; sizes follow `plotting` (≤ 6.4 in wide).
+Every drawing function takes numbers computed by `attention_steps.scaling` / the core and
+returns a matplotlib Figure (or a Markdown string); the `show_` ones are chapter 3's figures, one
+line each (chapter 4's are in `figures.softmax`): each draws its figure and says what it shows
+(the alt text, in the current language) from the same numbers (`figures.show_figure`). Colours come from `attention_steps.palette`; sizes follow `plotting` (≤ 6.4 in wide).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from ..i18n import _
 from ..palette import OKABE_ITO, STRATEGY_STYLES
 from ..scaling import Saturation, VarianceEstimate
 from ..tables import markdown_table  # noqa: F401 (the chapters call sf.markdown_table)
+from . import show_figure
+from .plotting import matrix_equation
 
 
 def score_spread(samples: dict[int, np.ndarray]):
@@ -158,3 +161,66 @@ def exp_vs_linear(scores, labels: Sequence[str], linear, soft):
     ax.legend(frameon=False)
     ax.set_title(_("$e^s$ widens the gaps between scores"))
     return fig
+
+
+# ----------------------------------------------------------------------------- chapter 3's figures
+def show_scaling(QK_T, S, d_k: int, tokens: Sequence[str]) -> None:
+    """QKᵀ ÷ √d_k = S written out as matrices, rows the query tokens and columns the key tokens."""
+    show_figure(
+        lambda: matrix_equation([("QKᵀ", QK_T, tokens, tokens), f"÷ √{d_k}", "=", ("S", S, tokens, tokens)]),
+        alt=lambda: _(
+            "QKᵀ = {qk} divided by the square root of {d_k} gives S = {s}; "
+            "rows are the query tokens I and love, columns the key tokens."
+        ).format(qk=QK_T.tolist(), d_k=d_k, s=np.round(S, 2).tolist()),
+    )
+
+
+def show_score_spread(spread: dict[int, np.ndarray]) -> None:
+    """Histograms of raw scores q·k, one per d_k (`spread`: {d_k: samples}, `scaling.score_samples`)."""
+    show_figure(
+        lambda: score_spread(spread),
+        alt=lambda: _(
+            "Histograms of raw scores q·k for d_k = 4, 64 and 512; all are centred on 0 and the spread grows: {spreads}."
+        ).format(
+            spreads=_(", ").join(
+                _("standard deviation {std} at d_k = {d}").format(std=f"{v.std():.1f}", d=d) for d, v in spread.items()
+            )
+        ),
+    )
+
+
+def show_variance_vs_dk(estimates: Sequence[VarianceEstimate]) -> None:
+    """The simulated variance of q·k against d_k (`scaling.dot_product_variance_estimate`, one per d_k)."""
+    show_figure(
+        lambda: variance_vs_dk(estimates),
+        alt=lambda: _(
+            "Log-log plot of the simulated variance of q·k against d_k from 1 to 1024: every estimate lies on "
+            "the line variance = d_k; at d_k = 1024 the estimate is {estimate}."
+        ).format(estimate=f"{estimates[-1].estimate:.0f}"),
+    )
+
+
+def show_strategy_curves(sweep: dict[str, list[Saturation]], n_keys: int) -> None:
+    """The three strategies against d_k (`scaling.strategy_sweep`): score variance, largest weight, entropy, gradient."""
+    last = {s: runs[-1] for s, runs in sweep.items()}
+    show_figure(
+        lambda: strategy_curves(sweep, n_keys=n_keys),
+        alt=lambda: _(
+            "Four panels against d_k from 1 to 1024 for the three strategies. Score variance: d_k, 1/d_k and 1. "
+            "Without scaling the average largest weight rises to {none_max} and the entropy falls "
+            "to {none_entropy}; dividing by d_k makes the weights nearly uniform (entropy "
+            "{dk_entropy}); dividing by √d_k keeps them nearly level ({sqrt_max}). "
+            "Bottom right, on a log scale, the median gradient with respect to the raw scores with the middle half of the "
+            "queries shaded: at d_k = 1024 it is {none_grad} without scaling, "
+            "{dk_grad} for ÷ d_k and {sqrt_grad} for ÷ √d_k; the unscaled "
+            "band spreads over many orders of magnitude."
+        ).format(
+            none_max=f"{last['none'].mean_max_weight:.2f}",
+            none_entropy=f"{last['none'].mean_entropy:.2f}",
+            dk_entropy=f"{last['d_k'].mean_entropy:.2f}",
+            sqrt_max=f"{last['sqrt_d_k'].mean_max_weight:.2f}",
+            none_grad=f"{last['none'].median_gradient:.1e}",
+            dk_grad=f"{last['d_k'].median_gradient:.1e}",
+            sqrt_grad=f"{last['sqrt_d_k'].median_gradient:.1e}",
+        ),
+    )
