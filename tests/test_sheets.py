@@ -44,6 +44,7 @@ def _notebook():
         cells=[
             md("## Check yourself\n\n**Exercise 9.1.** Compute $x$."),
             md("- a note for the teacher", metadata={"slideshow": {"slide_type": "notes"}}),
+            md("### Exercise 9.1\n\n- $x$?", metadata={"tags": ["remove-cell", "slide-only"]}),  # the deck's words
             code('check("9.1", my_x)'),
             md(":::{dropdown} Solution 9.1\n$x = 2$.\n:::\n\n**Exercise 9.2.** And $y$?"),
             code("print(EX2_Y)", outputs=[nbformat.v4.new_output("stream", name="stdout", text="[1 2]\n")]),
@@ -64,7 +65,7 @@ def test_an_exercise_is_the_text_before_its_checker_and_the_solution_after_it():
 
     found = exercises_of(_notebook(), "09_test")
     assert [e.id for e in found] == ["9.1", "9.2"]
-    assert found[0].text == "**Exercise 9.1.** Compute $x$."  # no heading, no teacher's note
+    assert found[0].text == "**Exercise 9.1.** Compute $x$."  # the page's: no heading, no note, no slide text
     assert found[1].text == "**Exercise 9.2.** And $y$?"  # the previous solution folded in its cell left out
     assert found[0].solution.strip() == "$x = 2$." and found[1].solution.strip() == "$y = 3$."
     assert (found[0].data, found[1].data) == ("", "[1 2]")  # what a shown cell prints: the data paper needs

@@ -7,9 +7,9 @@ They are written beside the decks (`_build/slides/[lang/]`) from the same execut
 and printed to `pdf/exercises.pdf` and `pdf/answers.pdf` (A4) and `pdf/exercises-letter.pdf` and
 `pdf/answers-letter.pdf` (US Letter) by scripts/build_handouts.py.
 
-An exercise is found by its checker: a code cell calling `check("N.M", ...)`. Its text is the last
-shown markdown before that cell (without the cell's headings and any solution folded in it), its
-solution the next `{dropdown}` after it, and the accepted answer is the exercise's own expected value
+An exercise is found by its checker: a code cell calling `check("N.M", ...)`. Its text is the page's last
+markdown before that cell (not the deck's own slide text or notes; without the cell's headings and any
+solution folded in it), its solution the next `{dropdown}` after it, and the accepted answer is the exercise's own expected value
 and tolerance (`attention_steps.exercises`), computed on the book's example.
 """
 
@@ -22,6 +22,7 @@ from pathlib import Path
 from string import Template
 
 from scripts.myst_convert import MystConverter, admonition_div, embed_image, glue_outputs
+from scripts.translate_notebook import is_deck_words
 
 from . import HERE, TITLE, _, language, up
 from .assets import palette_css
@@ -45,10 +46,6 @@ def _solution(title: str, body: str) -> str:
     return f"\n<!-- sheet-solution -->{body}<!-- /sheet-solution -->\n"
 
 
-def _is_notes(cell) -> bool:
-    return cell.metadata.get("slideshow", {}).get("slide_type") == "notes"
-
-
 def exercises_of(nb, name: str, titles=None, labels=None) -> list[SheetExercise]:
     """The exercises of one executed notebook (already in the sheet's language), in order."""
     myst = MystConverter(
@@ -68,7 +65,7 @@ def exercises_of(nb, name: str, titles=None, labels=None) -> list[SheetExercise]
         if not match:
             continue
         start = next(
-            (j for j in range(i - 1, -1, -1) if cells[j].cell_type == "markdown" and not _is_notes(cells[j])),
+            (j for j in range(i - 1, -1, -1) if cells[j].cell_type == "markdown" and not is_deck_words(cells[j])),
             None,
         )
         before = None if start is None else cells[start]
