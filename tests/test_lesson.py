@@ -26,6 +26,39 @@ FIT = 0.9  # no slide shrunk below this
 QUARTER = 720 / 4  # a slide whose content is shorter than this (and has no figure, list or table) is a stub
 PLUMBING = ("show_figure", "glue", "Markdown(", "lambda", "_(", "heatmap(")
 
+# What a box that scrolls or clips hides: on each slide, every element (not the notes) whose content is
+# wider or taller than the box it is drawn in, when that box scrolls or clips (a wide table in its
+# `overflow-x: auto` wrapper shows its first columns and cuts the rest, on screen and in the handout).
+# The slide's own section is left to WALK's `scrolls`. A few pixels are not a cut: a title's cell overflows
+# its box by its heading's margin (3 px); a cut column or line of text is tens of pixels.
+CLIPPED = """async () => {
+  const CUT = 8;
+  Reveal.configure({transition: 'none'});
+  const out = [];
+  const slides = Reveal.getSlides();
+  for (let k = 0; k < slides.length; k++) {
+    Reveal.slide(...Object.values(Reveal.getIndices(slides[k])));
+    while (Reveal.availableFragments().next) Reveal.nextFragment();
+    const s = Reveal.getCurrentSlide();
+    if (window.MathJax && MathJax.Hub) await new Promise(r => MathJax.Hub.Queue(['Rerender', MathJax.Hub, s], r));
+    fitSlide(s);
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (const el of s.querySelectorAll('*')) {
+      if (el.closest('aside.notes, script, style, .MJX_Assistive_MathML') || !el.offsetParent) continue;
+      const st = getComputedStyle(el);
+      const clips = v => /auto|scroll|hidden|clip/.test(v);
+      const clipsX = clips(st.overflowX), clipsY = clips(st.overflowY);
+      const wide = el.scrollWidth - el.clientWidth, tall = el.scrollHeight - el.clientHeight;
+      if ((clipsX && wide > CUT) || (clipsY && tall > CUT)) {
+        const kind = typeof el.className === 'string' && el.className ? '.' + el.className.split(' ')[0] : '';
+        const text = el.textContent.replace(/\\s+/g, ' ').trim().slice(0, 40);
+        out.push({slide: k + 1, box: el.tagName.toLowerCase() + kind, hidden: [wide, tall], text});
+      }
+    }
+  }
+  return out;
+}"""
+
 
 # --------------------------------------------------------------------------------------- the source
 @pytest.mark.unit
@@ -158,8 +191,9 @@ def test_the_slides_index_leads_with_the_lesson_in_both_languages():
 # ------------------------------------------------------------------------------------ in the room
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_lesson_in_the_room(slides_url, offline_page, lang):
-    """Every slide at 1280 × 720: none shrunk below 0.9 or scrolling, no text below 18 px, a title on
-    each, none a quarter full; maths typeset; offline; the explorers drawn."""
+    """Every slide at 1280 × 720: none shrunk below 0.9 or scrolling, nothing cut off inside a box that
+    scrolls or clips, no text below 18 px, a title on each, none a quarter full; maths typeset; offline;
+    the explorers drawn."""
     deck = f"{lang}lesson"
     p = open_deck(offline_page, slides_url, deck)
     shape = p.page.evaluate(STRUCTURE)
@@ -172,6 +206,8 @@ def test_the_lesson_in_the_room(slides_url, offline_page, lang):
     assert len(slides) == shape["total"]
     shrunk = [(s["slide"], s["fit"]) for s in slides if s["fit"] < FIT or s["scrolls"]]
     assert shrunk == [], f"{deck}: slides shrunk below {FIT} or scrolling"
+    clipped = p.page.evaluate(CLIPPED)
+    assert clipped == [], f"{deck}: content cut off inside a box that scrolls or clips: {clipped}"
     small = [(s["slide"], s["smallest"]) for s in slides if s["smallest"]["px"] < SMALLEST_PX]
     assert small == [], f"{deck}: text below {SMALLEST_PX} px"
     assert [s["slide"] for s in slides if not s["title"]] == []
