@@ -123,7 +123,7 @@ def test_chapter_4_saturation_with_the_chain_factor():
         return np.linalg.norm(np.diag(a) - np.outer(a, a))
 
     raw = [c * norm_J(c) for c in factors]
-    assert raw[2] > raw[1]  # the chain factor c wins at first …
+    assert raw[2] > raw[1]  # the chain factor λ wins at first …
     assert raw[-1] < raw[1] / 100  # … saturation wins later
     best = factors[np.argmax(raw)]
     assert glued[4:] == [

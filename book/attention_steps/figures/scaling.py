@@ -137,12 +137,12 @@ def temperature_bars(weights_by_T: dict[float, np.ndarray], labels: Sequence[str
 
 
 def saturation_curve(factors, max_weight, gradient):
-    """Largest weight and gradient size of softmax(c · s) as the scale c grows."""
+    """Largest weight and gradient size of softmax(λ · s) as the scale λ grows."""
     fig, ax = plt.subplots(figsize=(6.0, 3.4))
     ax.plot(factors, max_weight, color=OKABE_ITO["blue"], marker="o", ms=4, label=_("largest weight"))
     ax.plot(factors, gradient, color=OKABE_ITO["vermillion"], marker="s", ms=4, label=_("gradient size ‖J‖"))
     ax.set_xscale("log", base=2)
-    ax.set_xlabel(_("scale factor c applied to the scores"))
+    ax.set_xlabel(_("scale factor λ applied to the scores"))
     ax.set_ylim(0, 1.05)
     ax.legend(frameon=False)
     ax.set_title(_("As one weight nears 1, the gradient dies"))

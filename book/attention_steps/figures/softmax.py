@@ -57,11 +57,11 @@ def show_temperatures(by_T: dict[float, np.ndarray]) -> None:
 
 
 def show_saturation(factors, max_weight, gradient) -> None:
-    """The largest weight and the gradient's size as the scores are multiplied by each factor c."""
+    """The largest weight and the gradient's size as the scores are multiplied by each factor λ."""
     show_figure(
         lambda: saturation_curve(factors, max_weight, gradient),
         alt=lambda: _(
-            "As the scale factor c on the scores grows from {c_first} to {c_last}, the largest weight rises from "
+            "As the scale factor λ on the scores grows from {c_first} to {c_last}, the largest weight rises from "
             "{w_first} to {w_last} and the gradient size falls from {g_first} to {g_last}."
         ).format(
             c_first=f"{factors[0]:g}",
