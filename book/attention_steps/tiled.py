@@ -224,9 +224,9 @@ def tiled_attention(Q, K, V, block_size, mask=None) -> np.ndarray:
 
     Queries are taken `block_size` rows at a time; for each query block the
     keys and values stream past `block_size` rows at a time through `update`.
-    Besides Z itself, the memory in use at once is one query block's state
-    (block_size × d_v) and a few (block_size × block_size) tiles: block_size·d_v +
-    block_size², whatever n, never n².
+    Besides Z itself, the memory in use at once is one query block, its queries and
+    its state (block_size × (d_k + d_v)), and a few (block_size × block_size) tiles:
+    block_size·(d_k + d_v) + block_size², whatever n, never n².
     """
     Q, K, V = (as_matrix(name, x, min_ndim=2) for name, x in (("Q", Q), ("K", K), ("V", V)))
     b = positive_int("block_size", block_size)
