@@ -497,7 +497,8 @@ def test_no_handout_prints_the_checkers_not_answered_yet(lang):
         solutions += sum(1 for line in opening if line.startswith(solution) and not re.search(r"continued|续", line))
     assert found == [], f"handouts print {said!r} on (deck, page) {found}"
     written = sum(
-        len(re.findall(r"^:::\{dropdown\}", "\n".join("".join(c["source"]) for c in _cells(d)), re.M)) for d in CHAPTERS
+        len(re.findall(r"^:::\{dropdown\} Solution\b", "\n".join("".join(c["source"]) for c in _cells(d)), re.M))
+        for d in CHAPTERS
     )
     assert solutions == written, f"{lang}: {written} solutions in the chapters, {solutions} handout pages open with one"
 
