@@ -58,6 +58,14 @@ DROPDOWN = re.compile(r"^:::\{dropdown\}.*?^:::[ \t]*$", re.M | re.S)
 SOLUTION = re.compile(r"^:::\{dropdown\} Solution\b.*?^:::[ \t]*$", re.M | re.S)
 
 
+def _on_slides(cell) -> bool:
+    """Shown in the deck: not skipped, not a note, and not kept off it by `remove-cell` (unless it is
+    `slide-only` slide text, written for the deck)."""
+    return _slide_type(cell) not in ("skip", "notes") and (
+        "remove-cell" not in (tags := cell.get("metadata", {}).get("tags", [])) or "slide-only" in tags
+    )
+
+
 def expected_slides(path: Path) -> int:
     """Slides (reveal's leaf sections) the notebook's metadata asks for: the first shown cell
     opens one, then every `slide` or `subslide` cell; `skip`, `notes` and `remove-cell` cells show nothing
@@ -66,12 +74,7 @@ def expected_slides(path: Path) -> int:
     a slide; what follows it on its slide (the rest of its cell, or the next cells up to a new slide)
     goes on one more."""
     cells = json.loads(path.read_text())["cells"]
-    shown = [
-        c
-        for c in cells
-        if _slide_type(c) not in ("skip", "notes")
-        and ("remove-cell" not in (tags := c.get("metadata", {}).get("tags", [])) or "slide-only" in tags)
-    ]
+    shown = [c for c in cells if _on_slides(c)]
     if not shown:
         return 0
     count = 1 + sum(_slide_type(c) in ("slide", "subslide") for c in shown[1:])
@@ -594,13 +597,7 @@ def test_decks_link_only_to_what_is_there_and_other_chapters_by_title():
     no_deck = re.compile(r"\{doc\}`(?:[^`]*<)?(intro|glossary|sources)>?`")
     for path in CHAPTERS:
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        on_slides = "\n".join(
-            "".join(c["source"])
-            for c in cells
-            if c["cell_type"] == "markdown"
-            and _slide_type(c) not in ("skip", "notes")
-            and ("remove-cell" not in (tags := c.get("metadata", {}).get("tags", [])) or "slide-only" in tags)
-        )
+        on_slides = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown" and _on_slides(c))
         if no_deck.search(on_slides):
             assert "data-book=" in (SLIDES / f"{path.stem}.html").read_text(), f"{path.stem}: the book link became text"
 
