@@ -62,26 +62,8 @@ def show_scores_and_transpose(QK_T, tokens: Sequence[str]) -> None:
 
     def draw():
         fig, axes = plt.subplots(1, 2, figsize=(5.6, 2.5))
-        heatmap(
-            QK_T,
-            "QKᵀ",
-            row_labels=tokens,
-            col_labels=tokens,
-            ax=axes[0],
-            fmt="{:.0f}",
-            vmin=0,
-            vmax=3,
-        )
-        heatmap(
-            QK_T.T,
-            "(QKᵀ)ᵀ",
-            row_labels=tokens,
-            col_labels=tokens,
-            ax=axes[1],
-            fmt="{:.0f}",
-            vmin=0,
-            vmax=3,
-        )
+        for ax, matrix, title in zip(axes, (QK_T, QK_T.T), ("QKᵀ", "(QKᵀ)ᵀ")):
+            heatmap(matrix, title, row_labels=tokens, col_labels=tokens, ax=ax, fmt="{:.0f}", vmin=0, vmax=3)
         return fig
 
     show_figure(
